@@ -1,0 +1,121 @@
+package ccp.app;
+
+import ccp.platform.config.Settings;
+import ccp.platform.db.Migrations;
+import ccp.platform.db.PgPools;
+import ccp.platform.http.Health;
+import ccp.platform.http.ManagementServer;
+import ccp.platform.http.Tokens;
+import ccp.platform.kafka.Topics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.ext.healthchecks.Status;
+import io.vertx.kafka.admin.KafkaAdminClient;
+import io.vertx.micrometer.Label;
+import io.vertx.micrometer.MicrometerMetricsFactory;
+import io.vertx.micrometer.MicrometerMetricsOptions;
+import io.vertx.sqlclient.Pool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * One process of the system: its own Vert.x with Micrometer metrics, the schemas of its roles migrated, the topics
+ * present, one PostgreSQL pool, the roles' verticles and the management server. Tests start several in one JVM
+ * to play several processes.
+ */
+public final class Application {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Application.class);
+
+  private final Vertx vertx;
+  private final Settings settings;
+  private final PrometheusMeterRegistry registry;
+  private final Pool pool;
+  private int managementPort;
+
+  private Application(Vertx vertx, Settings settings, PrometheusMeterRegistry registry, Pool pool) {
+    this.vertx = vertx;
+    this.settings = settings;
+    this.registry = registry;
+    this.pool = pool;
+  }
+
+  /** {@code settings} must name a reachable Kafka and PostgreSQL (see {@code Infrastructure}) and a JWT secret. */
+  public static Future<Application> start(Settings settings, Set<Role> roles) {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Vertx vertx = Vertx.builder()
+      .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions()
+        .setEnabled(true)
+        .setJvmMetricsEnabled(true)
+        // One process serves several roles' ports: LOCAL keeps their series apart, HTTP_ROUTE gives per-endpoint rates.
+        .addLabels(Label.LOCAL, Label.HTTP_ROUTE)))
+      .withMetrics(new MicrometerMetricsFactory(registry))
+      .build();
+    Pool pool = PgPools.create(vertx, settings);
+    Application app = new Application(vertx, settings, registry, pool);
+    return app.boot(roles).recover(err -> app.stop().transform(ignored -> Future.failedFuture(err)));
+  }
+
+  private Future<Application> boot(Set<Role> roles) {
+    long began = System.nanoTime();
+    Health health = new Health(vertx);
+    health.readiness().register("postgresql", 2_000, promise -> pool.query("SELECT 1").execute()
+      .onSuccess(rows -> promise.complete(Status.OK()))
+      .onFailure(err -> promise.complete(Status.KO(new io.vertx.core.json.JsonObject().put("error", err.getMessage())))));
+    RoleContext context = new RoleContext(vertx, settings, pool, registry, health, Tokens.create(vertx, settings));
+    return migrate(roles)
+      .compose(ignored -> ensureTopics())
+      .compose(ignored -> Future.all(roles.stream().map(r -> r.deploy(context)).toList()))
+      .compose(ignored -> {
+        ManagementServer management = new ManagementServer(health, registry, settings.text("http.host"), settings.integer("management.port"));
+        return vertx.deployVerticle(management).map(id -> management.actualPort());
+      })
+      .map(port -> {
+        managementPort = port;
+        LOG.info("Roles {} started in {} ms", roles.stream().map(Role::id).collect(Collectors.joining(",")),
+          (System.nanoTime() - began) / 1_000_000);
+        return this;
+      });
+  }
+
+  private Future<Void> migrate(Set<Role> roles) {
+    var schemas = roles.stream().flatMap(r -> r.schemas().stream()).toList();
+    return vertx.executeBlocking(() -> {
+      Migrations.migrate(settings, schemas);
+      return null;
+    });
+  }
+
+  private Future<Void> ensureTopics() {
+    KafkaAdminClient admin = KafkaAdminClient.create(vertx, Map.of("bootstrap.servers", settings.text("kafka.bootstrap")));
+    return Topics.ensure(admin, settings).eventually(() -> admin.close(5_000));
+  }
+
+  /** Undeploys every verticle (consumers commit and leave their groups) and closes the pool. */
+  public Future<Void> stop() {
+    return vertx.close();
+  }
+
+  public Vertx vertx() {
+    return vertx;
+  }
+
+  public Settings settings() {
+    return settings;
+  }
+
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  public int managementPort() {
+    return managementPort;
+  }
+}

@@ -1,0 +1,59 @@
+package ccp.app;
+
+import ccp.gestor.Gestor;
+import ccp.platform.config.ConfigException;
+import ccp.seguridad.Seguridad;
+import io.vertx.core.Future;
+
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/** The process groups of the view (DESIGN.md §2) that this jar can run, each with the schemas it owns. */
+public enum Role {
+  GESTOR(List.of("gestor"), Gestor::deploy),
+  SEGURIDAD(List.of("seguridad"), Seguridad::deploy);
+
+  private final List<String> schemas;
+  private final Function<RoleContext, Future<Void>> deployer;
+
+  Role(List<String> schemas, Function<RoleContext, Future<Void>> deployer) {
+    this.schemas = schemas;
+    this.deployer = deployer;
+  }
+
+  public String id() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  public List<String> schemas() {
+    return schemas;
+  }
+
+  Future<Void> deploy(RoleContext context) {
+    return deployer.apply(context);
+  }
+
+  /** Parses {@code all} or a comma list such as {@code gestor,seguridad}. */
+  public static Set<Role> parse(String list) {
+    Set<Role> roles = EnumSet.noneOf(Role.class);
+    for (String raw : list.split(",")) {
+      String id = raw.trim().toLowerCase(Locale.ROOT);
+      if (id.equals("all")) {
+        roles.addAll(EnumSet.allOf(Role.class));
+        continue;
+      }
+      roles.add(Arrays.stream(values()).filter(r -> r.id().equals(id)).findFirst()
+        .orElseThrow(() -> new ConfigException("unknown role '" + raw.trim() + "' (valid: " + valid() + ")")));
+    }
+    return roles;
+  }
+
+  public static String valid() {
+    return "all, " + Arrays.stream(values()).map(Role::id).collect(Collectors.joining(", "));
+  }
+}

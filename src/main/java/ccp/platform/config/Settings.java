@@ -1,0 +1,197 @@
+package ccp.platform.config;
+
+import io.vertx.core.json.JsonObject;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+
+/**
+ * The validated configuration of one process. Every key has a default in {@code conf/ccp.json} and may be
+ * overridden by the environment variable {@code CCP_<KEY>} ({@code kafka.bootstrap} → {@code CCP_KAFKA_BOOTSTRAP}).
+ * The prefix keeps Kubernetes' injected {@code <SERVICE>_PORT} variables from being read as ours.
+ */
+public final class Settings {
+
+  private enum Kind { TEXT, INTEGER, BOOLEAN }
+
+  private record Rule(Kind kind, Predicate<Object> valid, String expected) {}
+
+  private static final Map<String, Rule> RULES = new LinkedHashMap<>();
+
+  static {
+    text("data.dir", v -> !v.isBlank(), "a directory path");
+    text("kafka.bootstrap", v -> true, "host:port[,host:port], or empty for the embedded broker");
+    integer("kafka.partitions.security", 1, 1);
+    integer("kafka.partitions.chain", 1, 1024);
+    integer("kafka.replication-factor", 1, 5);
+    integer("kafka.session-timeout-ms", 3000, 300_000);
+    integer("kafka.commit-interval-ms", 10, 60_000);
+    integer("kafka.consumer.max-in-flight", 1, 100_000);
+    text("pg.host", v -> true, "a host name, or empty for the embedded PostgreSQL");
+    integer("pg.port", 1, 65535);
+    text("pg.database", v -> v.matches("[A-Za-z_][A-Za-z0-9_]*"), "an SQL identifier");
+    text("pg.user", v -> v.matches("[A-Za-z_][A-Za-z0-9_]*"), "an SQL identifier");
+    text("pg.password", v -> true, "a password");
+    integer("pg.pool-size", 1, 512);
+    text("http.host", v -> !v.isBlank(), "an address to bind");
+    integer("http.instances", 0, 256);
+    integer("http.body-limit-bytes", 1024, 16 * 1024 * 1024);
+    integer("management.port", 0, 65535);
+    integer("gestor.port", 0, 65535);
+    integer("seguridad.port", 0, 65535);
+    text("jwt.secret", v -> v.isEmpty() || v.length() >= 32, "empty (development key) or at least 32 characters");
+    text("jwt.issuer", v -> !v.isBlank(), "an issuer name");
+    integer("jwt.ttl-minutes", 1, 7 * 24 * 60);
+    bool("demo.seed");
+    text("notificador.webhook-url", v -> v.isEmpty() || isHttpUrl(v), "empty or an http(s) URL");
+    integer("notificador.webhook-timeout-ms", 100, 60_000);
+    integer("notificador.retry-initial-ms", 10, 60_000);
+    integer("notificador.retry-max-ms", 10, 600_000);
+    integer("asr1.budget-ms", 1, 60_000);
+  }
+
+  private final JsonObject values;
+
+  private Settings(JsonObject values) {
+    this.values = values;
+  }
+
+  /**
+   * Validates {@code defaults} overlaid with {@code CCP_*} variables of {@code env}.
+   *
+   * @throws ConfigException naming the first bad key, its value and what is expected
+   */
+  public static Settings from(JsonObject defaults, Map<String, String> env) {
+    JsonObject merged = new JsonObject();
+    for (String key : defaults.fieldNames()) {
+      if (!RULES.containsKey(key)) {
+        throw new ConfigException("unknown configuration key '" + key + "' (valid: " + String.join(", ", RULES.keySet()) + ")");
+      }
+      merged.put(key, defaults.getValue(key));
+    }
+    for (Map.Entry<String, String> e : env.entrySet()) {
+      if (!e.getKey().startsWith("CCP_")) continue;
+      String key = keyOfEnv(e.getKey());
+      merged.put(key, parse(key, e.getValue(), e.getKey()));
+    }
+    for (Map.Entry<String, Rule> e : RULES.entrySet()) {
+      String key = e.getKey();
+      Object value = merged.getValue(key);
+      if (value == null) throw new ConfigException("configuration key '" + key + "' is missing (expected " + e.getValue().expected + ")");
+      check(key, value, e.getValue(), key);
+    }
+    if (merged.getInteger("notificador.retry-max-ms") < merged.getInteger("notificador.retry-initial-ms")) {
+      throw new ConfigException("notificador.retry-max-ms must be >= notificador.retry-initial-ms");
+    }
+    return new Settings(merged);
+  }
+
+  /** A copy with some keys replaced, validated like the original (tests and commands use it). */
+  public Settings with(Map<String, Object> overrides) {
+    JsonObject copy = values.copy();
+    overrides.forEach(copy::put);
+    return from(copy, Map.of());
+  }
+
+  public static String envName(String key) {
+    return "CCP_" + key.toUpperCase().replace('.', '_').replace('-', '_');
+  }
+
+  private static String keyOfEnv(String envName) {
+    for (String key : RULES.keySet()) {
+      if (envName(key).equals(envName)) return key;
+    }
+    TreeSet<String> valid = new TreeSet<>();
+    RULES.keySet().forEach(k -> valid.add(envName(k)));
+    throw new ConfigException("unknown environment variable " + envName + " (valid: " + String.join(", ", valid) + ")");
+  }
+
+  private static Object parse(String key, String raw, String source) {
+    Rule rule = RULES.get(key);
+    return switch (rule.kind) {
+      case TEXT -> raw;
+      case INTEGER -> {
+        try {
+          yield Integer.parseInt(raw.trim());
+        } catch (NumberFormatException e) {
+          throw new ConfigException(source + "='" + raw + "' is not a number (expected " + rule.expected + ")");
+        }
+      }
+      case BOOLEAN -> {
+        if (!raw.equalsIgnoreCase("true") && !raw.equalsIgnoreCase("false")) {
+          throw new ConfigException(source + "='" + raw + "' is not a boolean (expected true or false)");
+        }
+        yield Boolean.parseBoolean(raw);
+      }
+    };
+  }
+
+  private static void check(String key, Object value, Rule rule, String source) {
+    boolean typed = switch (rule.kind) {
+      case TEXT -> value instanceof String;
+      case INTEGER -> value instanceof Integer;
+      case BOOLEAN -> value instanceof Boolean;
+    };
+    if (!typed || !rule.valid.test(value)) {
+      throw new ConfigException(source + "='" + value + "' is invalid (expected " + rule.expected + ")");
+    }
+  }
+
+  private static void text(String key, Predicate<String> valid, String expected) {
+    RULES.put(key, new Rule(Kind.TEXT, v -> valid.test((String) v), expected));
+  }
+
+  private static void integer(String key, int min, int max) {
+    RULES.put(key, new Rule(Kind.INTEGER, v -> (Integer) v >= min && (Integer) v <= max, "an integer from " + min + " to " + max));
+  }
+
+  private static void bool(String key) {
+    RULES.put(key, new Rule(Kind.BOOLEAN, v -> true, "true or false"));
+  }
+
+  private static boolean isHttpUrl(String v) {
+    try {
+      URI uri = URI.create(v);
+      return ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  public String text(String key) {
+    return values.getString(key);
+  }
+
+  public int integer(String key) {
+    return values.getInteger(key);
+  }
+
+  public boolean flag(String key) {
+    return values.getBoolean(key);
+  }
+
+  public Duration millis(String key) {
+    return Duration.ofMillis(values.getInteger(key));
+  }
+
+  public Path dataDir() {
+    return Path.of(text("data.dir"));
+  }
+
+  public boolean embeddedKafka() {
+    return text("kafka.bootstrap").isBlank();
+  }
+
+  public boolean embeddedPostgres() {
+    return text("pg.host").isBlank();
+  }
+
+  public JsonObject asJson() {
+    return values.copy();
+  }
+}

@@ -1,0 +1,44 @@
+package ccp.platform.http;
+
+import ccp.platform.config.Settings;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.BodyHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A router with the project's HTTP conventions: bounded bodies (413), a JSON error for every failure (404 and 405
+ * included), and a {@link JsonBody.BadRequest} thrown by a handler turned into a 400 naming the field.
+ */
+public final class ApiRouter {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ApiRouter.class);
+
+  private ApiRouter() {}
+
+  public static Router create(Vertx vertx, Settings settings) {
+    Router router = Router.router(vertx);
+    router.route().handler(BodyHandler.create(false).setBodyLimit(settings.integer("http.body-limit-bytes")));
+    // No route matched: these never reach a route's failure handler.
+    router.errorHandler(404, ctx -> ApiErrors.send(ctx, 404, "not_found", "no resource at " + ctx.request().path()));
+    router.errorHandler(405, ctx -> ApiErrors.send(ctx, 405, "method_not_allowed",
+      ctx.request().method() + " is not allowed on " + ctx.request().path()));
+    router.route().failureHandler(ctx -> {
+      Throwable failure = ctx.failure();
+      if (failure instanceof JsonBody.BadRequest bad) {
+        ApiErrors.badField(ctx, bad.field(), bad.getMessage());
+      } else if (ctx.statusCode() == 413) {
+        ApiErrors.send(ctx, 413, "body_too_large", "body exceeds " + settings.integer("http.body-limit-bytes") + " bytes");
+      } else if (ctx.statusCode() >= 400 && ctx.statusCode() < 500) {
+        String reason = HttpResponseStatus.valueOf(ctx.statusCode()).reasonPhrase();
+        ApiErrors.send(ctx, ctx.statusCode(), reason.toLowerCase().replace(' ', '_'), reason + ": " + ctx.request().method() + " " + ctx.request().path());
+      } else {
+        LOG.error("Unhandled failure on {} {}", ctx.request().method(), ctx.request().path(), failure);
+        ApiErrors.send(ctx, 500, "internal_error", "the request could not be completed");
+      }
+    });
+    return router;
+  }
+}

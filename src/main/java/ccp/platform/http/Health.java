@@ -1,0 +1,48 @@
+package ccp.platform.http;
+
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.healthchecks.HealthChecks;
+import io.vertx.ext.healthchecks.Status;
+
+import java.util.function.Supplier;
+
+/**
+ * The process's liveness and readiness checks. A verticle's check runs on that verticle's own context, so the
+ * state it reads stays confined to its event loop.
+ */
+public final class Health {
+
+  private static final long CHECK_TIMEOUT_MS = 2_000;
+
+  private final HealthChecks live;
+  private final HealthChecks ready;
+
+  public Health(Vertx vertx) {
+    this.live = HealthChecks.create(vertx);
+    this.ready = HealthChecks.create(vertx);
+    live.register("event-loop", CHECK_TIMEOUT_MS, promise -> promise.complete(Status.OK()));
+  }
+
+  /** Ready while {@code state} answers {@code ready=true}; it is evaluated on {@code owner}. */
+  public void readyWhen(String name, Context owner, Supplier<JsonObject> state) {
+    ready.register(name, CHECK_TIMEOUT_MS, promise -> owner.runOnContext(ignored -> {
+      JsonObject data = state.get();
+      promise.complete(data.getBoolean("ready", false) ? Status.OK(data) : Status.KO(data));
+    }));
+  }
+
+  /** A check that is not owned by a verticle (e.g. the database pool), as a status future. */
+  public HealthChecks readiness() {
+    return ready;
+  }
+
+  public HealthChecks liveness() {
+    return live;
+  }
+
+  public void forget(String name) {
+    ready.unregister(name);
+  }
+}

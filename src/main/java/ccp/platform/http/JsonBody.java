@@ -1,0 +1,59 @@
+package ccp.platform.http;
+
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/** Strict reading of a JSON request body: an object, only known fields, each of the expected type and shape. */
+public final class JsonBody {
+
+  private static final Pattern HUELLA = Pattern.compile("[A-Za-z0-9:_.+/=-]{8,256}");
+
+  private JsonBody() {}
+
+  /** @throws BadRequest when the body is absent, not a JSON object, or has a field not in {@code allowed} */
+  public static JsonObject object(RoutingContext ctx, Set<String> allowed) {
+    String text = ctx.body().asString();
+    if (text == null || text.isBlank()) throw new BadRequest("body", "a JSON object body is required");
+    JsonObject json;
+    try {
+      json = new JsonObject(text);
+    } catch (DecodeException | ClassCastException e) {
+      throw new BadRequest("body", "body is not a JSON object");
+    }
+    for (String field : json.fieldNames()) {
+      if (!allowed.contains(field)) throw new BadRequest(field, "unknown field (allowed: " + allowed + ")");
+    }
+    return json;
+  }
+
+  /** The device fingerprint ({@code huella}) that the App sends. */
+  public static String huella(JsonObject json) {
+    return text(json, "huella", HUELLA, "8 to 256 characters of letters, digits and :_.+/=-");
+  }
+
+  public static String text(JsonObject json, String field, Pattern shape, String expected) {
+    Object value = json.getValue(field);
+    if (value == null) throw new BadRequest(field, "is required (" + expected + ")");
+    if (!(value instanceof String text)) throw new BadRequest(field, "must be a string (" + expected + ")");
+    if (!shape.matcher(text).matches()) throw new BadRequest(field, "must be " + expected);
+    return text;
+  }
+
+  /** A 400 that names the offending field; the API router turns it into the JSON error. */
+  public static final class BadRequest extends RuntimeException {
+    private final String field;
+
+    public BadRequest(String field, String message) {
+      super(message, null, false, false);
+      this.field = field;
+    }
+
+    public String field() {
+      return field;
+    }
+  }
+}

@@ -1,0 +1,101 @@
+package ccp.platform.http;
+
+import ccp.platform.config.Settings;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.auth.JWTOptions;
+import io.vertx.ext.auth.PubSecKeyOptions;
+import io.vertx.ext.auth.authentication.TokenCredentials;
+import io.vertx.ext.auth.jwt.JWTAuth;
+import io.vertx.ext.auth.jwt.JWTAuthOptions;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.Set;
+
+/**
+ * Bearer tokens (JWT, HS256) of the App: the subject is the actor, the {@code perfil} claim the profile that the
+ * identity provider stated. A token must carry an expiry; the answer to a bad token names what is wrong.
+ */
+public final class Tokens {
+
+  public static final Set<String> PERFILES = Set.of("VENDEDOR", "CONSULTA", "SEGURIDAD");
+
+  private final JWTAuth auth;
+  private final Settings settings;
+
+  private Tokens(JWTAuth auth, Settings settings) {
+    this.auth = auth;
+    this.settings = settings;
+  }
+
+  public static Tokens create(Vertx vertx, Settings settings) {
+    JWTAuthOptions options = new JWTAuthOptions()
+      .addPubSecKey(new PubSecKeyOptions().setAlgorithm("HS256").setBuffer(settings.text("jwt.secret")))
+      .setJWTOptions(new JWTOptions().setIssuer(settings.text("jwt.issuer")).setLeeway(5));
+    return new Tokens(JWTAuth.create(vertx, options), settings);
+  }
+
+  public String mint(String actor, String perfil) {
+    JWTOptions options = new JWTOptions()
+      .setAlgorithm("HS256")
+      .setSubject(actor)
+      .setIssuer(settings.text("jwt.issuer"))
+      .setExpiresInMinutes(settings.integer("jwt.ttl-minutes"));
+    return auth.generateToken(new JsonObject().put("perfil", perfil), options);
+  }
+
+  /** A route handler that answers 401 unless the request carries a valid token, and attaches its {@link Actor}. */
+  public Handler<RoutingContext> required() {
+    return ctx -> verify(ctx.request().getHeader("Authorization")).onComplete(ar -> {
+      if (ar.succeeded()) {
+        ar.result().attachTo(ctx);
+        ctx.next();
+      } else {
+        ApiErrors.send(ctx, 401, "unauthorized", ar.cause().getMessage());
+      }
+    });
+  }
+
+  /** A route handler that answers 403 unless the actor has one of the profiles. */
+  public static Handler<RoutingContext> requirePerfil(String... perfiles) {
+    Set<String> allowed = Set.of(perfiles);
+    return ctx -> {
+      if (allowed.contains(Actor.of(ctx).perfil())) {
+        ctx.next();
+      } else {
+        ApiErrors.send(ctx, 403, "forbidden", "profile " + Actor.of(ctx).perfil() + " may not do this (needs " + allowed + ")");
+      }
+    };
+  }
+
+  Future<Actor> verify(String authorization) {
+    if (authorization == null || authorization.isBlank()) {
+      return Future.failedFuture("missing Authorization header (expected: Bearer <token>)");
+    }
+    if (!authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      return Future.failedFuture("Authorization header must use the Bearer scheme");
+    }
+    return auth.authenticate(new TokenCredentials(authorization.substring(7).trim()))
+      .recover(err -> Future.failedFuture(describe(err)))
+      .compose(user -> {
+        // The decoded claims are the user's attributes (root claim "accessToken"), not its principal.
+        String subject = user.subject();
+        Object perfil = user.get("perfil");
+        if (!user.containsKey("exp")) return Future.failedFuture("token has no expiry (exp)");
+        if (subject == null || subject.isBlank()) return Future.failedFuture("token has no subject (sub)");
+        if (!(perfil instanceof String p) || !PERFILES.contains(p)) {
+          return Future.failedFuture("token has no valid perfil claim (one of " + PERFILES + ")");
+        }
+        return Future.succeededFuture(new Actor(subject, p));
+      });
+  }
+
+  private static String describe(Throwable err) {
+    String message = String.valueOf(err.getMessage());
+    if (message.toLowerCase().contains("expired")) return "token expired";
+    if (message.toLowerCase().contains("signature")) return "token signature is not valid";
+    return "token is not valid: " + message;
+  }
+}

@@ -1,0 +1,18 @@
+package ccp.platform.kafka;
+
+/** The {@code type} of each event in its envelope: producers and consumers of different roles agree here. */
+public final class EventTypes {
+
+  public static final String SESION_ABIERTA = "ccp.sesion.abierta";
+  public static final String ALERTA_SEGURIDAD = "ccp.alerta.seguridad";
+  public static final String MENSAJE_FALLIDO = "ccp.mensaje.fallido";
+
+  private EventTypes() {}
+
+  /** @throws PoisonMessageException when the event is not of the expected type */
+  public static void require(Envelope event, String expected, String topic) {
+    if (!expected.equals(event.type())) {
+      throw new PoisonMessageException("unexpected type " + event.type() + " on " + topic + " (expected " + expected + ")");
+    }
+  }
+}

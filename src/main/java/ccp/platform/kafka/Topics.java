@@ -1,0 +1,58 @@
+package ccp.platform.kafka;
+
+import ccp.platform.config.Settings;
+import io.vertx.core.Future;
+import io.vertx.kafka.admin.KafkaAdminClient;
+import io.vertx.kafka.admin.NewTopic;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** The topics of DESIGN.md §3. Security topics have one partition (one active consumer + a standby). */
+public final class Topics {
+
+  public static final String SESION_ABIERTA = "sesion.abierta";
+  public static final String ALERTA_SEGURIDAD = "alerta.seguridad";
+  public static final String COLA_FALLIDOS = "cola.fallidos";
+
+  private static final Logger LOG = LoggerFactory.getLogger(Topics.class);
+
+  private Topics() {}
+
+  /** Topic name → partitions, from configuration. */
+  public static Map<String, Integer> partitions(Settings settings) {
+    int security = settings.integer("kafka.partitions.security");
+    Map<String, Integer> topics = new LinkedHashMap<>();
+    topics.put(SESION_ABIERTA, security);
+    topics.put(ALERTA_SEGURIDAD, security);
+    topics.put(COLA_FALLIDOS, 1);
+    return topics;
+  }
+
+  /** Creates the missing topics; existing ones are left as they are. */
+  public static Future<Void> ensure(KafkaAdminClient admin, Settings settings) {
+    short replication = (short) settings.integer("kafka.replication-factor");
+    Map<String, Integer> wanted = partitions(settings);
+    return admin.listTopics().compose(existing -> {
+      List<NewTopic> missing = wanted.entrySet().stream()
+        .filter(e -> !existing.contains(e.getKey()))
+        .map(e -> new NewTopic(e.getKey(), e.getValue(), replication))
+        .toList();
+      if (missing.isEmpty()) return Future.<Void>succeededFuture();
+      LOG.info("Creating topics {}", missing.stream().map(NewTopic::getName).toList());
+      return admin.createTopics(missing).recover(err -> {
+        // Another process may have created them between our list and create.
+        return admin.listTopics().compose(now -> now.containsAll(wanted.keySet())
+          ? Future.<Void>succeededFuture() : Future.<Void>failedFuture(err));
+      });
+    });
+  }
+
+  public static Set<String> names(Settings settings) {
+    return partitions(settings).keySet();
+  }
+}

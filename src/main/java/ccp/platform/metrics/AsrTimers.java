@@ -1,0 +1,32 @@
+package ccp.platform.metrics;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import java.time.Duration;
+
+/**
+ * The ASR measurements of DESIGN.md §6 as Micrometer timers with percentiles and the budget as an SLO bucket, so
+ * {@code /metrics} answers both "what is p99" and "how many were within budget".
+ */
+public final class AsrTimers {
+
+  private AsrTimers() {}
+
+  /** ASR-1: A3 (t0, session opened) → A12 (security area notified), budget 2 s. */
+  public static Timer asr1(MeterRegistry registry, Duration budget) {
+    return timer(registry, "asr1", "ASR-1: session opened (t0) to security area notified", budget);
+  }
+
+  private static Timer timer(MeterRegistry registry, String name, String description, Duration budget) {
+    return Timer.builder(name)
+      .description(description)
+      .tag("budget", budget.toMillis() + "ms")
+      .publishPercentiles(0.5, 0.95, 0.99)
+      .publishPercentileHistogram()
+      .serviceLevelObjectives(budget)
+      .minimumExpectedValue(Duration.ofMillis(1))
+      .maximumExpectedValue(budget.multipliedBy(10))
+      .register(registry);
+  }
+}

@@ -1,0 +1,82 @@
+package ccp.seguridad;
+
+import ccp.app.RoleContext;
+import ccp.platform.http.Actor;
+import ccp.platform.http.ApiErrors;
+import ccp.platform.http.ApiRouter;
+import ccp.platform.http.JsonBody;
+import ccp.platform.http.Tokens;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.Set;
+
+/**
+ * The security area's HTTP API: the delivered alerts ({@code GET /v1/alertas}, profile SEGURIDAD) and the
+ * registration of a legitimate device change ({@code PUT /v1/dispositivos/{vendedor}}, by the vendedor or SEGURIDAD)
+ * through ControladorRegistro.
+ */
+public final class ApiSeguridad extends VerticleBase {
+
+  private static final int MAX_LIMIT = 500;
+
+  private final RoleContext role;
+  private Avisos avisos;
+  private ControladorRegistro registro;
+
+  public ApiSeguridad(RoleContext role) {
+    this.role = role;
+  }
+
+  @Override
+  public Future<?> start() {
+    avisos = new Avisos(role.pool());
+    registro = new ControladorRegistro(role.pool());
+    Tokens tokens = role.tokens();
+    Router router = ApiRouter.create(vertx, role.settings());
+    router.get("/v1/alertas").handler(tokens.required()).handler(Tokens.requirePerfil("SEGURIDAD")).handler(this::listarAlertas);
+    router.put("/v1/dispositivos/:vendedor").handler(tokens.required()).handler(this::registrarCambio);
+    return vertx.createHttpServer()
+      .requestHandler(router)
+      .listen(role.settings().integer("seguridad.port"), role.settings().text("http.host"));
+  }
+
+  private void listarAlertas(RoutingContext ctx) {
+    String actor = ctx.queryParams().get("actor");
+    int limit = limit(ctx.queryParams().get("limit"));
+    avisos.listar(actor, limit)
+      .onSuccess(list -> ctx.response().putHeader("content-type", "application/json")
+        .end(new JsonObject().put("alertas", list).encode()))
+      .onFailure(ctx::fail);
+  }
+
+  private void registrarCambio(RoutingContext ctx) {
+    String vendedor = ctx.pathParam("vendedor");
+    Actor actor = Actor.of(ctx);
+    if (!actor.id().equals(vendedor) && !"SEGURIDAD".equals(actor.perfil())) {
+      ApiErrors.send(ctx, 403, "forbidden", "only " + vendedor + " or the security area may register its device");
+      return;
+    }
+    JsonObject body = JsonBody.object(ctx, Set.of("huella"));
+    String huella = JsonBody.huella(body);
+    registro.registrarCambio(vendedor, huella)
+      .onSuccess(r -> ctx.response().putHeader("content-type", "application/json").end(new JsonObject()
+        .put("vendedor", r.vendedor()).put("huella", r.huella()).put("origen", r.origen())
+        .put("registrado_en", r.registradoEn().toInstant().toString()).encode()))
+      .onFailure(ctx::fail);
+  }
+
+  private static int limit(String raw) {
+    if (raw == null) return 100;
+    try {
+      int value = Integer.parseInt(raw);
+      if (value >= 1 && value <= MAX_LIMIT) return value;
+    } catch (NumberFormatException ignored) {
+      // reported below
+    }
+    throw new JsonBody.BadRequest("limit", "must be an integer from 1 to " + MAX_LIMIT);
+  }
+}

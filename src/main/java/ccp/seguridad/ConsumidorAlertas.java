@@ -1,0 +1,88 @@
+package ccp.seguridad;
+
+import ccp.app.RoleContext;
+import ccp.platform.kafka.Envelope;
+import ccp.platform.kafka.EventPublisher;
+import ccp.platform.kafka.EventTypes;
+import ccp.platform.kafka.ReliableConsumer;
+import ccp.platform.kafka.Topics;
+import ccp.platform.metrics.AsrTimers;
+import io.micrometer.core.instrument.Timer;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.json.JsonObject;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * ConsumidorAlertas of the Notificador a seguridad (A11–A12): takes each alert from {@code cola.notificador} and
+ * notifies the security area exactly once per {@code id_alerta} — stored for the listing and, with a webhook
+ * configured, POSTed to it. ASR-1 ends here: {@code asr1} records t0 → notified.
+ */
+public final class ConsumidorAlertas extends VerticleBase {
+
+  static final String COLA = "cola.notificador";
+
+  private final RoleContext role;
+  private EventPublisher deadLetters;
+  private ReliableConsumer consumer;
+  private Avisos avisos;
+  private EntregaWebhook webhook;
+  private Timer asr1;
+  private boolean stopped;
+
+  public ConsumidorAlertas(RoleContext role) {
+    this.role = role;
+  }
+
+  @Override
+  public Future<?> start() {
+    avisos = new Avisos(role.pool());
+    asr1 = AsrTimers.asr1(role.registry(), role.settings().millis("asr1.budget-ms"));
+    if (!role.settings().text("notificador.webhook-url").isEmpty()) {
+      webhook = new EntregaWebhook(vertx, role.settings());
+    }
+    deadLetters = EventPublisher.create(vertx, role.settings(), "seguridad-notificador");
+    consumer = new ReliableConsumer(vertx, role.settings(), COLA, Topics.ALERTA_SEGURIDAD, deadLetters, this::notificar);
+    role.health().readyWhen(COLA, context, () -> new JsonObject().put("ready", consumer.joined()).put("consumer", consumer.describe()));
+    return consumer.start();
+  }
+
+  @Override
+  public Future<?> stop() {
+    stopped = true;
+    role.health().forget(COLA);
+    if (webhook != null) webhook.close();
+    return consumer.stop().eventually(deadLetters::close);
+  }
+
+  private Future<Void> notificar(Envelope alerta) {
+    EventTypes.require(alerta, EventTypes.ALERTA_SEGURIDAD, Topics.ALERTA_SEGURIDAD);
+    JsonObject data = alerta.data();
+    UUID idAlerta = UUID.fromString(alerta.textOf("id_alerta"));
+    String tipo = alerta.textOf("tipo");
+    String actor = alerta.textOf("actor");
+    Instant t0 = data.containsKey("t0") ? alerta.instantOf("t0") : null;
+    if (webhook == null) {
+      return avisos.registrar(idAlerta, tipo, actor, data, t0, true)
+        .onSuccess(primera -> medir(primera, t0))
+        .mapEmpty();
+    }
+    return avisos.registrar(idAlerta, tipo, actor, data, t0, false)
+      .compose(ignored -> avisos.pendiente(idAlerta))
+      .compose(pendiente -> !pendiente
+        ? Future.succeededFuture()
+        : webhook.entregar(idAlerta, data, error -> avisos.registrarFallo(idAlerta, error), () -> stopped)
+            .compose(ok -> avisos.marcarEntregado(idAlerta))
+            .onSuccess(primera -> medir(primera, t0))
+            .mapEmpty());
+  }
+
+  private void medir(boolean primeraEntrega, Instant t0) {
+    if (primeraEntrega && t0 != null) {
+      asr1.record(Duration.between(t0, Instant.now()));
+    }
+  }
+}

@@ -1,0 +1,21 @@
+package ccp.seguridad;
+
+import ccp.app.RoleContext;
+import io.vertx.core.Future;
+
+/**
+ * The {@code seguridad} role (ASR-1, ASR-2): Verificador de dispositivo and Notificador a seguridad. Its consumers
+ * read single-partition topics, so a second process in the same groups is the standby of the view.
+ */
+public final class Seguridad {
+
+  private Seguridad() {}
+
+  public static Future<Void> deploy(RoleContext role) {
+    return Future.all(
+      role.deploy(() -> new ConsumidorSesiones(role), 1),
+      role.deploy(() -> new ConsumidorAlertas(role), 1),
+      role.deploy(() -> new ApiSeguridad(role), 1)
+    ).mapEmpty();
+  }
+}

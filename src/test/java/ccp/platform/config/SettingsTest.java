@@ -1,0 +1,61 @@
+package ccp.platform.config;
+
+import ccp.support.SharedInfra;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+@DisplayName("Settings: conf/ccp.json defaults, CCP_* overrides, validation that names the problem")
+class SettingsTest {
+
+  private static JsonObject file() throws Exception {
+    return new JsonObject(Files.readString(Path.of("conf/ccp.json")));
+  }
+
+  @Test
+  @DisplayName("the committed defaults are valid, carry the view's ASR-1 budget and use the embedded infrastructure")
+  void defaultsAreValid() {
+    Settings settings = SharedInfra.defaults();
+    assertThat(settings.integer("asr1.budget-ms")).isEqualTo(2000);
+    assertThat(settings.embeddedKafka()).isTrue();
+    assertThat(settings.embeddedPostgres()).isTrue();
+  }
+
+  @Test
+  @DisplayName("an environment variable CCP_<KEY> overrides its key, typed")
+  void environmentOverrides() throws Exception {
+    Settings settings = Settings.from(file(), Map.of("CCP_PG_POOL_SIZE", "32", "CCP_DEMO_SEED", "false",
+      "CCP_KAFKA_BOOTSTRAP", "broker:9092", "HOME", "/root", "GESTOR_PORT", "tcp://10.0.0.1:8081"));
+    assertThat(settings.integer("pg.pool-size")).isEqualTo(32);
+    assertThat(settings.flag("demo.seed")).isFalse();
+    assertThat(settings.embeddedKafka()).isFalse();
+    assertThat(settings.integer("gestor.port")).isEqualTo(8081);
+  }
+
+  @Test
+  @DisplayName("bad values, unknown keys and unknown CCP_ variables are refused with a message naming them")
+  void badValuesAreNamed() throws Exception {
+    JsonObject file = file();
+    assertThatThrownBy(() -> Settings.from(file, Map.of("CCP_PG_PORT", "abc")))
+      .isInstanceOf(ConfigException.class).hasMessageContaining("CCP_PG_PORT").hasMessageContaining("not a number");
+    assertThatThrownBy(() -> Settings.from(file, Map.of("CCP_PG_POOL_SIZE", "0")))
+      .hasMessageContaining("pg.pool-size").hasMessageContaining("from 1 to 512");
+    assertThatThrownBy(() -> Settings.from(file, Map.of("CCP_JWT_SECRET", "short")))
+      .hasMessageContaining("jwt.secret").hasMessageContaining("at least 32");
+    assertThatThrownBy(() -> Settings.from(file, Map.of("CCP_NOTIFICADOR_WEBHOOK_URL", "ftp://x")))
+      .hasMessageContaining("notificador.webhook-url");
+    assertThatThrownBy(() -> Settings.from(file, Map.of("CCP_TYPO", "1")))
+      .hasMessageContaining("unknown environment variable CCP_TYPO").hasMessageContaining("CCP_PG_HOST");
+    assertThatThrownBy(() -> Settings.from(file.copy().put("pg.hots", "x"), Map.of()))
+      .hasMessageContaining("unknown configuration key 'pg.hots'").hasMessageContaining("pg.host");
+    assertThatThrownBy(() -> Settings.from(file.copy().put("pg.port", "5432"), Map.of()))
+      .hasMessageContaining("pg.port='5432' is invalid");
+  }
+}

@@ -1,0 +1,54 @@
+package ccp.support;
+
+import io.vertx.core.json.JsonObject;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** A plain blocking HTTP client for the test thread: what the App would send, byte for byte. */
+public final class Http {
+
+  private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  public record Response(int status, String body) {
+    public JsonObject json() {
+      return new JsonObject(body);
+    }
+  }
+
+  private Http() {}
+
+  public static Response post(String url, String token, String body) {
+    return send(request(url, token).POST(HttpRequest.BodyPublishers.ofString(body)).header("content-type", "application/json"));
+  }
+
+  public static Response put(String url, String token, String body) {
+    return send(request(url, token).PUT(HttpRequest.BodyPublishers.ofString(body)).header("content-type", "application/json"));
+  }
+
+  public static Response get(String url, String token) {
+    return send(request(url, token).GET());
+  }
+
+  private static HttpRequest.Builder request(String url, String token) {
+    HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
+    if (token != null) builder.header("Authorization", "Bearer " + token);
+    return builder;
+  }
+
+  private static Response send(HttpRequest.Builder builder) {
+    try {
+      HttpResponse<String> response = CLIENT.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+      return new Response(response.statusCode(), response.body());
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,75 @@
+package ccp.support;
+
+import ccp.platform.config.Settings;
+import ccp.platform.infra.Infrastructure;
+import io.vertx.core.json.JsonObject;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The one embedded Kafka broker and PostgreSQL of the test JVM, started on first use and stopped when the JVM
+ * exits: every suite shares them, as STYLE.md asks. Tests keep apart by using their own actors and ids.
+ */
+public final class SharedInfra {
+
+  public static final String JWT_SECRET = "test-secret-test-secret-test-secret-0123456789";
+
+  private static Infrastructure infrastructure;
+
+  private SharedInfra() {}
+
+  /** Settings that point at the shared infrastructure, with free ports for this process's servers. */
+  public static synchronized Settings settings(Map<String, Object> overrides) {
+    if (infrastructure == null) infrastructure = start();
+    Map<String, Object> values = new HashMap<>();
+    values.put("management.port", freePort());
+    values.put("gestor.port", freePort());
+    values.put("seguridad.port", freePort());
+    values.put("http.host", "127.0.0.1");
+    values.put("http.instances", 2);
+    values.put("kafka.session-timeout-ms", 6000);
+    values.put("kafka.commit-interval-ms", 50);
+    values.putAll(overrides);
+    return infrastructure.settings().with(values);
+  }
+
+  public static Settings settings() {
+    return settings(Map.of());
+  }
+
+  private static Infrastructure start() {
+    try {
+      Path dir = Files.createTempDirectory("ccp-test-infra");
+      Settings base = defaults().with(Map.of("data.dir", dir.toString(), "jwt.secret", JWT_SECRET));
+      Infrastructure started = Infrastructure.start(base);
+      Runtime.getRuntime().addShutdownHook(new Thread(started::close, "ccp-test-infra-stop"));
+      return started;
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot start the embedded Kafka and PostgreSQL", e);
+    }
+  }
+
+  /** The committed defaults, {@code conf/ccp.json}, as a fresh clone has them. */
+  public static Settings defaults() {
+    try {
+      return Settings.from(new JsonObject(Files.readString(Path.of("conf/ccp.json"))), Map.of());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
