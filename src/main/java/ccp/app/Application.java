@@ -2,7 +2,7 @@ package ccp.app;
 
 import ccp.platform.config.Settings;
 import ccp.platform.db.Migrations;
-import ccp.platform.db.PgPools;
+import ccp.platform.db.PgClients;
 import ccp.platform.http.Health;
 import ccp.platform.http.ManagementServer;
 import ccp.platform.http.Tokens;
@@ -17,7 +17,7 @@ import io.vertx.kafka.admin.KafkaAdminClient;
 import io.vertx.micrometer.Label;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
-import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.SqlClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +27,7 @@ import java.util.stream.Collectors;
 
 /**
  * One process of the system: its own Vert.x with Micrometer metrics, the schemas of its roles migrated, the topics
- * present, one PostgreSQL pool, the roles' verticles and the management server. Tests start several in one JVM
+ * present, one PostgreSQL client, the roles' verticles and the management server. Tests start several in one JVM
  * to play several processes.
  */
 public final class Application {
@@ -37,14 +37,12 @@ public final class Application {
   private final Vertx vertx;
   private final Settings settings;
   private final PrometheusMeterRegistry registry;
-  private final Pool pool;
   private int managementPort;
 
-  private Application(Vertx vertx, Settings settings, PrometheusMeterRegistry registry, Pool pool) {
+  private Application(Vertx vertx, Settings settings, PrometheusMeterRegistry registry) {
     this.vertx = vertx;
     this.settings = settings;
     this.registry = registry;
-    this.pool = pool;
   }
 
   /** {@code settings} must name a reachable Kafka and PostgreSQL (see {@code Infrastructure}) and a JWT secret. */
@@ -58,18 +56,17 @@ public final class Application {
         .addLabels(Label.LOCAL, Label.HTTP_ROUTE)))
       .withMetrics(new MicrometerMetricsFactory(registry))
       .build();
-    Pool pool = PgPools.create(vertx, settings);
-    Application app = new Application(vertx, settings, registry, pool);
-    return app.boot(roles).recover(err -> app.stop().transform(ignored -> Future.failedFuture(err)));
+    Application app = new Application(vertx, settings, registry);
+    return app.boot(roles, PgClients.pipelined(vertx, settings)).recover(err -> app.stop().transform(ignored -> Future.failedFuture(err)));
   }
 
-  private Future<Application> boot(Set<Role> roles) {
+  private Future<Application> boot(Set<Role> roles, SqlClient sql) {
     long began = System.nanoTime();
     Health health = new Health(vertx);
-    health.readiness().register("postgresql", 2_000, promise -> pool.query("SELECT 1").execute()
+    health.readiness().register("postgresql", 2_000, promise -> sql.query("SELECT 1").execute()
       .onSuccess(rows -> promise.complete(Status.OK()))
       .onFailure(err -> promise.complete(Status.KO(new io.vertx.core.json.JsonObject().put("error", err.getMessage())))));
-    RoleContext context = new RoleContext(vertx, settings, pool, registry, health, Tokens.create(vertx, settings));
+    RoleContext context = new RoleContext(vertx, settings, sql, registry, health, Tokens.create(vertx, settings));
     return migrate(roles)
       .compose(ignored -> ensureTopics())
       .compose(ignored -> Future.all(roles.stream().map(r -> r.deploy(context)).toList()))
@@ -98,7 +95,7 @@ public final class Application {
     return Topics.ensure(admin, settings).eventually(() -> admin.close(5_000));
   }
 
-  /** Undeploys every verticle (consumers commit and leave their groups) and closes the pool. */
+  /** Undeploys every verticle (consumers commit and leave their groups) and closes the database client. */
   public Future<Void> stop() {
     return vertx.close();
   }

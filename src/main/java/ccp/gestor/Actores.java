@@ -1,7 +1,7 @@
 package ccp.gestor;
 
 import io.vertx.core.Future;
-import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
@@ -15,14 +15,14 @@ final class Actores {
 
   private static final String ESTADO = "SELECT perfil, bloqueado FROM gestor.actores WHERE id = $1";
 
-  private final Pool pool;
+  private final SqlClient sql;
 
-  Actores(Pool pool) {
-    this.pool = pool;
+  Actores(SqlClient sql) {
+    this.sql = sql;
   }
 
   Future<Optional<Estado>> estado(String actor) {
-    return pool.preparedQuery(ESTADO).execute(Tuple.of(actor)).map(Actores::first);
+    return sql.preparedQuery(ESTADO).execute(Tuple.of(actor)).map(Actores::first);
   }
 
   private static Optional<Estado> first(RowSet<Row> rows) {

@@ -40,7 +40,7 @@ public final class HiloPeticion extends VerticleBase {
   public Future<?> start() {
     publisher = EventPublisher.create(vertx, role.settings(), "gestor-productor-eventos");
     productor = new ProductorEventos(publisher);
-    actores = new Actores(role.pool());
+    actores = new Actores(role.sql());
     Router router = ApiRouter.create(vertx, role.settings());
     router.post("/v1/sesiones").handler(role.tokens().required()).handler(this::abrirSesion);
     return vertx.createHttpServer()

@@ -33,8 +33,8 @@ public final class ApiSeguridad extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    avisos = new Avisos(role.pool());
-    registro = new ControladorRegistro(role.pool());
+    avisos = new Avisos(role.sql());
+    registro = new ControladorRegistro(role.sql());
     Tokens tokens = role.tokens();
     Router router = ApiRouter.create(vertx, role.settings());
     router.get("/v1/alertas").handler(tokens.required()).handler(Tokens.requirePerfil("SEGURIDAD")).handler(this::listarAlertas);

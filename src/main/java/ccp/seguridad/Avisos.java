@@ -3,7 +3,7 @@ package ccp.seguridad;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
 
@@ -36,36 +36,36 @@ final class Avisos {
     ORDER BY recibido_en DESC, id_alerta
     LIMIT $2""";
 
-  private final Pool pool;
+  private final SqlClient sql;
 
-  Avisos(Pool pool) {
-    this.pool = pool;
+  Avisos(SqlClient sql) {
+    this.sql = sql;
   }
 
   /** Stores the alert; true if this call stored it (a repeated alert answers false). */
   Future<Boolean> registrar(UUID idAlerta, String tipo, String actor, JsonObject detalle, Instant t0, boolean entregadoAlGuardar) {
     OffsetDateTime at = t0 == null ? null : t0.atOffset(ZoneOffset.UTC);
-    return pool.preparedQuery(REGISTRAR)
+    return sql.preparedQuery(REGISTRAR)
       .execute(Tuple.of(idAlerta, tipo, actor, detalle, at, entregadoAlGuardar))
       .map(rows -> rows.rowCount() == 1);
   }
 
   Future<Boolean> pendiente(UUID idAlerta) {
-    return pool.preparedQuery(PENDIENTE).execute(Tuple.of(idAlerta))
+    return sql.preparedQuery(PENDIENTE).execute(Tuple.of(idAlerta))
       .map(rows -> rows.size() == 1 && rows.iterator().next().getBoolean("pendiente"));
   }
 
   /** Marks the alert delivered; true only for the call that delivered it first. */
   Future<Boolean> marcarEntregado(UUID idAlerta) {
-    return pool.preparedQuery(ENTREGADO).execute(Tuple.of(idAlerta)).map(rows -> rows.rowCount() == 1);
+    return sql.preparedQuery(ENTREGADO).execute(Tuple.of(idAlerta)).map(rows -> rows.rowCount() == 1);
   }
 
   Future<Void> registrarFallo(UUID idAlerta, String error) {
-    return pool.preparedQuery(FALLO).execute(Tuple.of(idAlerta, error)).mapEmpty();
+    return sql.preparedQuery(FALLO).execute(Tuple.of(idAlerta, error)).mapEmpty();
   }
 
   Future<JsonArray> listar(String actor, int limit) {
-    return pool.preparedQuery(LISTAR).execute(Tuple.of(actor, limit)).map(rows -> {
+    return sql.preparedQuery(LISTAR).execute(Tuple.of(actor, limit)).map(rows -> {
       JsonArray list = new JsonArray();
       for (Row row : rows) list.add(toJson(row));
       return list;

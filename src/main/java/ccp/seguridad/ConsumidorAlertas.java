@@ -39,7 +39,7 @@ public final class ConsumidorAlertas extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    avisos = new Avisos(role.pool());
+    avisos = new Avisos(role.sql());
     asr1 = AsrTimers.asr1(role.registry(), role.settings().millis("asr1.budget-ms"));
     if (!role.settings().text("notificador.webhook-url").isEmpty()) {
       webhook = new EntregaWebhook(vertx, role.settings());

@@ -36,7 +36,7 @@ public final class ConsumidorSesiones extends VerticleBase {
   @Override
   public Future<?> start() {
     publisher = EventPublisher.create(vertx, role.settings(), "seguridad-publicador-alertas");
-    registro = new ControladorRegistro(role.pool());
+    registro = new ControladorRegistro(role.sql());
     alertas = new PublicadorAlertas(publisher);
     consumer = new ReliableConsumer(vertx, role.settings(), COLA, Topics.SESION_ABIERTA, publisher, this::verificar);
     role.health().readyWhen(COLA, context, this::readiness);

@@ -1,7 +1,7 @@
 package ccp.seguridad;
 
 import io.vertx.core.Future;
-import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
 
@@ -31,20 +31,20 @@ final class ControladorRegistro {
     ON CONFLICT (vendedor) DO UPDATE SET huella = EXCLUDED.huella, origen = 'CAMBIO', registrado_en = now()
     RETURNING vendedor, huella, origen, registrado_en""";
 
-  private final Pool pool;
+  private final SqlClient sql;
 
-  ControladorRegistro(Pool pool) {
-    this.pool = pool;
+  ControladorRegistro(SqlClient sql) {
+    this.sql = sql;
   }
 
   Future<String> vigente(String vendedor, String huellaPresentada) {
-    return pool.preparedQuery(VIGENTE_O_PRIMER_USO).execute(Tuple.of(vendedor, huellaPresentada))
+    return sql.preparedQuery(VIGENTE_O_PRIMER_USO).execute(Tuple.of(vendedor, huellaPresentada))
       .map(rows -> rows.iterator().next().getString("huella"));
   }
 
   /** A legitimate change of device, registered before the new device is used. */
   Future<Registro> registrarCambio(String vendedor, String huella) {
-    return pool.preparedQuery(CAMBIO).execute(Tuple.of(vendedor, huella)).map(rows -> {
+    return sql.preparedQuery(CAMBIO).execute(Tuple.of(vendedor, huella)).map(rows -> {
       Row row = rows.iterator().next();
       return new Registro(row.getString("vendedor"), row.getString("huella"), row.getString("origen"),
         row.getOffsetDateTime("registrado_en"));

@@ -60,6 +60,11 @@ public final class EmbeddedKafka implements AutoCloseable {
     p.put("group.initial.rebalance.delay.ms", "0");
     p.put("auto.create.topics.enable", "false");
     p.put("num.partitions", "1");
+    // A restarted broker waits for its previous incarnation's session to expire before it is unfenced.
+    p.put("broker.heartbeat.interval.ms", "500");
+    p.put("broker.session.timeout.ms", "2000");
+    // Lets tests shorten consumer failover below the broker default minimum of 6 s.
+    p.put("group.min.session.timeout.ms", "1000");
     KafkaConfig config = KafkaConfig.fromProps(p);
     if (!Files.exists(dir.resolve("meta.properties"))) {
       format(dir, config);

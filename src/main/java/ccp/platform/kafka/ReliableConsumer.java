@@ -84,9 +84,6 @@ public final class ReliableConsumer {
     config.put("session.timeout.ms", String.valueOf(sessionTimeout));
     config.put("heartbeat.interval.ms", String.valueOf(Math.max(1000, sessionTimeout / 3)));
     config.put("max.poll.records", "500");
-    // Under load a fetch waits up to 10 ms to fill 64 KiB: far fewer broker round trips, a small cost to latency.
-    config.put("fetch.min.bytes", "65536");
-    config.put("fetch.max.wait.ms", "10");
     consumer = KafkaConsumer.create(vertx, config, String.class, String.class);
     consumer.exceptionHandler(err -> LOG.warn("Consumer {} of {}: {}", group, topic, err.toString()));
     consumer.partitionsAssignedHandler(this::onAssigned);
