@@ -46,7 +46,7 @@ public final class ConsumidorAlertas extends VerticleBase {
     }
     deadLetters = EventPublisher.create(vertx, role.settings(), "seguridad-notificador");
     consumer = new ReliableConsumer(vertx, role.settings(), COLA, Topics.ALERTA_SEGURIDAD, deadLetters, this::notificar);
-    role.health().readyWhen(COLA, context, () -> new JsonObject().put("ready", consumer.joined()).put("consumer", consumer.describe()));
+    role.health().readyWhen(COLA, context, consumer::readiness);
     return consumer.start();
   }
 

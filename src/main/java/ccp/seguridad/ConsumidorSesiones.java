@@ -8,7 +8,6 @@ import ccp.platform.kafka.ReliableConsumer;
 import ccp.platform.kafka.Topics;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.json.JsonObject;
 
 import java.time.Instant;
 import java.util.UUID;
@@ -39,7 +38,7 @@ public final class ConsumidorSesiones extends VerticleBase {
     registro = new ControladorRegistro(role.sql());
     alertas = new PublicadorAlertas(publisher);
     consumer = new ReliableConsumer(vertx, role.settings(), COLA, Topics.SESION_ABIERTA, publisher, this::verificar);
-    role.health().readyWhen(COLA, context, this::readiness);
+    role.health().readyWhen(COLA, context, consumer::readiness);
     return consumer.start();
   }
 
@@ -58,9 +57,5 @@ public final class ConsumidorSesiones extends VerticleBase {
     return registro.vigente(vendedor, huella).compose(vigente -> comparador.coincide(vigente, huella)
       ? Future.succeededFuture()
       : alertas.dispositivoNoValido(sesion, vendedor, huella, t0));
-  }
-
-  private JsonObject readiness() {
-    return new JsonObject().put("ready", consumer.joined()).put("consumer", consumer.describe());
   }
 }

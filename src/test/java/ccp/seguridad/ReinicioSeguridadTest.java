@@ -65,6 +65,31 @@ class ReinicioSeguridadTest {
     }
   }
 
+  @Test
+  @DisplayName("a second seguridad process is a ready standby and takes over when the active one stops")
+  void standbyTakesOver() throws Exception {
+    Settings settings = SharedInfra.settings();
+    try (RunningApp gestor = RunningApp.start(settings, Set.of(Role.GESTOR));
+         RunningApp primero = RunningApp.start(SharedInfra.settings(), Set.of(Role.SEGURIDAD));
+         RunningApp segundo = RunningApp.start(SharedInfra.settings(), Set.of(Role.SEGURIDAD))) {
+      for (RunningApp app : List.of(primero, segundo)) {
+        Await.until(Duration.ofSeconds(20), () -> Http.get(app.managementUrl() + "/health/ready", null).status(),
+          status -> status == 200, "readiness of both seguridad processes");
+      }
+      TestTokens tokens = TestTokens.signedWith(gestor.app().vertx(), SharedInfra.JWT_SECRET);
+      String vendedor = Db.newActor(settings, "VENDEDOR");
+      String token = tokens.valid(vendedor, "VENDEDOR");
+      String area = tokens.valid(Db.newActor(settings, "SEGURIDAD"), "SEGURIDAD");
+      Http.post(gestor.gestorUrl() + "/v1/sesiones", token, "{\"huella\":\"casa-standby\"}");
+      Http.post(gestor.gestorUrl() + "/v1/sesiones", token, "{\"huella\":\"intruso-standby-1\"}");
+      Await.until(Duration.ofSeconds(15), () -> sesionesAlertadas(segundo, area, vendedor), l -> l.size() == 1, "the first alert");
+
+      primero.close();
+      Http.post(gestor.gestorUrl() + "/v1/sesiones", token, "{\"huella\":\"intruso-standby-2\"}");
+      Await.until(Duration.ofSeconds(30), () -> sesionesAlertadas(segundo, area, vendedor), l -> l.size() == 2, "the alert after failover");
+    }
+  }
+
   private static List<String> sesionesAlertadas(RunningApp app, String area, String vendedor) {
     return Http.get(app.seguridadUrl() + "/v1/alertas?limit=500&actor=" + vendedor, area).json().getJsonArray("alertas")
       .stream().map(a -> ((JsonObject) a).getJsonObject("detalle").getString("sesion")).toList();

@@ -190,8 +190,4 @@ public final class Settings {
   public boolean embeddedPostgres() {
     return text("pg.host").isBlank();
   }
-
-  public JsonObject asJson() {
-    return values.copy();
-  }
 }

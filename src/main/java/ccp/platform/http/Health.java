@@ -33,7 +33,7 @@ public final class Health {
     }));
   }
 
-  /** A check that is not owned by a verticle (e.g. the database pool), as a status future. */
+  /** The readiness checks: for the management server, and for checks no verticle owns (the database). */
   public HealthChecks readiness() {
     return ready;
   }

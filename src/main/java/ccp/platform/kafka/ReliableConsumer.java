@@ -93,13 +93,14 @@ public final class ReliableConsumer {
     return consumer.subscribe(topic);
   }
 
-  /** True once the group has given this member its share (possibly none: a standby). */
-  public boolean joined() {
-    return joined;
-  }
-
-  public String describe() {
-    return group + "←" + topic + " " + assigned;
+  /** Ready once the group has given this member its share (possibly none: a standby). */
+  public JsonObject readiness() {
+    return new JsonObject()
+      .put("ready", joined)
+      .put("group", group)
+      .put("topic", topic)
+      .put("partitions", assigned.stream().map(TopicPartition::getPartition).sorted().toList())
+      .put("in_flight", inFlight);
   }
 
   public Future<Void> stop() {

@@ -10,7 +10,6 @@ import org.slf4j.LoggerFactory;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /** The topics of DESIGN.md §3. Security topics have one partition (one active consumer + a standby). */
 public final class Topics {
@@ -50,9 +49,5 @@ public final class Topics {
           ? Future.<Void>succeededFuture() : Future.<Void>failedFuture(err));
       });
     });
-  }
-
-  public static Set<String> names(Settings settings) {
-    return partitions(settings).keySet();
   }
 }
