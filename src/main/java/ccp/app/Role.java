@@ -1,6 +1,8 @@
 package ccp.app;
 
+import ccp.gateway.Gateway;
 import ccp.gestor.Gestor;
+import ccp.pedidos.Pedidos;
 import ccp.platform.config.ConfigException;
 import ccp.seguridad.Seguridad;
 import io.vertx.core.Future;
@@ -15,8 +17,10 @@ import java.util.stream.Collectors;
 
 /** The process groups of the view (DESIGN.md §2) that this jar can run, each with the schemas it owns. */
 public enum Role {
+  GATEWAY(List.of(), Gateway::deploy),
   GESTOR(List.of("gestor"), Gestor::deploy),
-  SEGURIDAD(List.of("seguridad"), Seguridad::deploy);
+  SEGURIDAD(List.of("seguridad"), Seguridad::deploy),
+  PEDIDOS(List.of("pedidos"), Pedidos::deploy);
 
   private final List<String> schemas;
   private final Function<RoleContext, Future<Void>> deployer;

@@ -5,6 +5,7 @@ import ccp.platform.http.Actor;
 import ccp.platform.http.ApiErrors;
 import ccp.platform.http.ApiRouter;
 import ccp.platform.http.JsonBody;
+import ccp.platform.http.Tokens;
 import ccp.platform.kafka.EventPublisher;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -21,6 +22,7 @@ import java.util.UUID;
 /**
  * HiloPeticion of the Gestor de sesión (A2–A3): opens a session and hands {@code SesionAbierta} (with t0) to the
  * Productor de eventos; answers 201 once the broker acknowledged it, without waiting for any verification.
+ * Also serves the internal calls of flow B: the writer's current permissions (B5) and blocking an actor (B10).
  * Deployed with one instance per event loop: the view's "thread pool, one thread per request".
  */
 public final class HiloPeticion extends VerticleBase {
@@ -43,6 +45,9 @@ public final class HiloPeticion extends VerticleBase {
     actores = new Actores(role.sql());
     Router router = ApiRouter.create(vertx, role.settings());
     router.post("/v1/sesiones").handler(role.tokens().required()).handler(this::abrirSesion);
+    router.route("/interno/*").handler(role.tokens().required()).handler(Tokens.requirePerfil(Tokens.SISTEMA));
+    router.get("/interno/actores/:actor/permisos").handler(this::permisos);
+    router.post("/interno/actores/:actor/bloqueo").handler(this::bloquear);
     return vertx.createHttpServer()
       .requestHandler(router)
       .listen(role.settings().integer("gestor.port"), role.settings().text("http.host"));
@@ -57,25 +62,57 @@ public final class HiloPeticion extends VerticleBase {
     JsonObject body = JsonBody.object(ctx, Set.of("huella"));
     String huella = JsonBody.huella(body);
     Actor actor = Actor.of(ctx);
-    actores.estado(actor.id()).compose(estado -> {
-      if (estado.isEmpty()) {
+    String sesion = UUID.randomUUID().toString();
+    actores.abrirSesion(sesion, actor.id(), huella).compose(apertura -> switch (apertura) {
+      case DESCONOCIDO -> {
         ApiErrors.send(ctx, 403, "unknown_actor", "actor " + actor.id() + " is not registered in the Gestor");
-        return Future.succeededFuture();
+        yield Future.succeededFuture();
       }
-      if (estado.get().bloqueado()) {
+      case BLOQUEADO -> {
         ApiErrors.send(ctx, 403, "actor_blocked", "actor " + actor.id() + " is blocked");
-        return Future.succeededFuture();
+        yield Future.succeededFuture();
       }
-      String sesion = UUID.randomUUID().toString();
-      Instant t0 = Instant.now();
-      return productor.sesionAbierta(sesion, actor.id(), huella, t0).onSuccess(ok -> ctx.response()
-        .setStatusCode(201)
-        .putHeader("content-type", "application/json")
-        .putHeader("location", "/v1/sesiones/" + sesion)
-        .end(new JsonObject().put("sesion", sesion).put("vendedor", actor.id()).put("t0", t0.toString()).encode()));
+      case ABIERTA -> {
+        Instant t0 = Instant.now();
+        yield productor.sesionAbierta(sesion, actor.id(), huella, t0)
+          .onFailure(err -> actores.cancelarSesion(sesion))
+          .onSuccess(ok -> ctx.response()
+            .setStatusCode(201)
+            .putHeader("content-type", "application/json")
+            .putHeader("location", "/v1/sesiones/" + sesion)
+            .end(new JsonObject().put("sesion", sesion).put("vendedor", actor.id()).put("t0", t0.toString()).encode()));
+      }
     }).onFailure(err -> {
       LOG.warn("Session of {} not opened: {}", actor.id(), err.toString());
       ApiErrors.send(ctx, 503, "unavailable", "the session could not be recorded; retry");
     });
+  }
+
+  /** B5: the Detector reads the writer's current permissions. */
+  private void permisos(RoutingContext ctx) {
+    String actor = ctx.pathParam("actor");
+    actores.permisos(actor).onSuccess(permisos -> {
+      if (permisos.isEmpty()) {
+        ApiErrors.send(ctx, 404, "unknown_actor", "actor " + actor + " is not registered in the Gestor");
+        return;
+      }
+      Actores.Permisos p = permisos.get();
+      ctx.response().putHeader("content-type", "application/json").end(new JsonObject()
+        .put("actor", p.actor()).put("perfil", p.perfil()).put("bloqueado", p.bloqueado()).put("puede_escribir", p.puedeEscribir())
+        .encode());
+    }).onFailure(ctx::fail);
+  }
+
+  /** B10: the Reacción blocks the actor; every open session ends. Idempotent. */
+  private void bloquear(RoutingContext ctx) {
+    String actor = ctx.pathParam("actor");
+    actores.bloquear(actor).onSuccess(ended -> {
+      if (ended.isEmpty()) {
+        ApiErrors.send(ctx, 404, "unknown_actor", "actor " + actor + " is not registered in the Gestor");
+        return;
+      }
+      ctx.response().putHeader("content-type", "application/json").end(new JsonObject()
+        .put("actor", actor).put("bloqueado", true).put("sesiones_terminadas", ended.get()).encode());
+    }).onFailure(ctx::fail);
   }
 }

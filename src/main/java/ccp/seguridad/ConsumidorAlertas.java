@@ -19,7 +19,7 @@ import java.util.UUID;
 /**
  * ConsumidorAlertas of the Notificador a seguridad (A11–A12): takes each alert from {@code cola.notificador} and
  * notifies the security area exactly once per {@code id_alerta} — stored for the listing and, with a webhook
- * configured, POSTed to it. ASR-1 ends here: {@code asr1} records t0 → notified.
+ * configured, POSTed to it. ASR-1 and ASR-2 end here: {@code asr1} records t0 → notified, {@code asr2} t_det → notified.
  */
 public final class ConsumidorAlertas extends VerticleBase {
 
@@ -31,6 +31,7 @@ public final class ConsumidorAlertas extends VerticleBase {
   private Avisos avisos;
   private EntregaWebhook webhook;
   private Timer asr1;
+  private Timer asr2;
   private boolean stopped;
 
   public ConsumidorAlertas(RoleContext role) {
@@ -41,6 +42,7 @@ public final class ConsumidorAlertas extends VerticleBase {
   public Future<?> start() {
     avisos = new Avisos(role.sql());
     asr1 = AsrTimers.asr1(role.registry(), role.settings().millis("asr1.budget-ms"));
+    asr2 = AsrTimers.asr2(role.registry(), role.settings().millis("asr2.budget-ms"));
     if (!role.settings().text("notificador.webhook-url").isEmpty()) {
       webhook = new EntregaWebhook(vertx, role.settings());
     }
@@ -65,9 +67,10 @@ public final class ConsumidorAlertas extends VerticleBase {
     String tipo = alerta.textOf("tipo");
     String actor = alerta.textOf("actor");
     Instant t0 = data.containsKey("t0") ? alerta.instantOf("t0") : null;
+    Instant tDet = data.containsKey("t_det") ? alerta.instantOf("t_det") : null;
     if (webhook == null) {
       return avisos.registrar(idAlerta, tipo, actor, data, t0, true)
-        .onSuccess(primera -> medir(primera, t0))
+        .onSuccess(primera -> medir(primera, t0, tDet))
         .mapEmpty();
     }
     return avisos.registrar(idAlerta, tipo, actor, data, t0, false)
@@ -76,13 +79,15 @@ public final class ConsumidorAlertas extends VerticleBase {
         ? Future.succeededFuture()
         : webhook.entregar(idAlerta, data, error -> avisos.registrarFallo(idAlerta, error), () -> stopped)
             .compose(ok -> avisos.marcarEntregado(idAlerta))
-            .onSuccess(primera -> medir(primera, t0))
+            .onSuccess(primera -> medir(primera, t0, tDet))
             .mapEmpty());
   }
 
-  private void medir(boolean primeraEntrega, Instant t0) {
-    if (primeraEntrega && t0 != null) {
-      asr1.record(Duration.between(t0, Instant.now()));
-    }
+  /** ASR-1 from t0 (A3), ASR-2 from t_det (B6), both to this first notification. */
+  private void medir(boolean primeraEntrega, Instant t0, Instant tDet) {
+    if (!primeraEntrega) return;
+    Instant now = Instant.now();
+    if (t0 != null) asr1.record(Duration.between(t0, now));
+    if (tDet != null) asr2.record(Duration.between(tDet, now));
   }
 }

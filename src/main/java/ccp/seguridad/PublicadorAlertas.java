@@ -18,6 +18,7 @@ import java.util.UUID;
 final class PublicadorAlertas {
 
   static final String DISPOSITIVO_NO_VALIDO = "DISPOSITIVO_NO_VALIDO";
+  static final String ACCESO_INDEBIDO = "ACCESO_INDEBIDO";
 
   private final EventPublisher publisher;
 
@@ -26,7 +27,7 @@ final class PublicadorAlertas {
   }
 
   Future<Void> dispositivoNoValido(String sesion, String vendedor, String huellaPresentada, Instant t0) {
-    String idAlerta = UUID.nameUUIDFromBytes((DISPOSITIVO_NO_VALIDO + ":" + sesion).getBytes(StandardCharsets.UTF_8)).toString();
+    String idAlerta = idAlerta(DISPOSITIVO_NO_VALIDO, sesion);
     JsonObject data = new JsonObject()
       .put("id_alerta", idAlerta)
       .put("tipo", DISPOSITIVO_NO_VALIDO)
@@ -34,7 +35,30 @@ final class PublicadorAlertas {
       .put("sesion", sesion)
       .put("huella_presentada", huellaPresentada)
       .put("t0", t0.toString());
-    Envelope alerta = new Envelope(idAlerta, EventTypes.ALERTA_SEGURIDAD, "/seguridad/verificador", Instant.now(), vendedor, data);
-    return publisher.publish(Topics.ALERTA_SEGURIDAD, vendedor, alerta).mapEmpty();
+    return publicar(idAlerta, "/seguridad/verificador", vendedor, data);
+  }
+
+  /** B14: the reaction to an improper write is finished; t_det lets the Notificador measure ASR-2. */
+  Future<Void> accesoIndebido(RegistroReacciones.Reaccion reaccion) {
+    String idAlerta = idAlerta(ACCESO_INDEBIDO, reaccion.idEscritura().toString());
+    JsonObject data = new JsonObject()
+      .put("id_alerta", idAlerta)
+      .put("tipo", ACCESO_INDEBIDO)
+      .put("actor", reaccion.actor())
+      .put("servicio", reaccion.servicio())
+      .put("pedido", reaccion.pedido())
+      .put("id_escritura", reaccion.idEscritura().toString())
+      .put("reaccion", "revocado, bloqueado, escritura compensada")
+      .put("t_det", reaccion.tDet().toString());
+    return publicar(idAlerta, "/seguridad/reaccion", reaccion.actor(), data);
+  }
+
+  private Future<Void> publicar(String idAlerta, String source, String actor, JsonObject data) {
+    Envelope alerta = new Envelope(idAlerta, EventTypes.ALERTA_SEGURIDAD, source, Instant.now(), actor, data);
+    return publisher.publish(Topics.ALERTA_SEGURIDAD, actor, alerta).mapEmpty();
+  }
+
+  private static String idAlerta(String tipo, String causa) {
+    return UUID.nameUUIDFromBytes((tipo + ":" + causa).getBytes(StandardCharsets.UTF_8)).toString();
   }
 }

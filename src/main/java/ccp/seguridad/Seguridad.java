@@ -4,7 +4,8 @@ import ccp.app.RoleContext;
 import io.vertx.core.Future;
 
 /**
- * The {@code seguridad} role (ASR-1, ASR-2): Verificador de dispositivo and Notificador a seguridad. Its consumers
+ * The {@code seguridad} role (ASR-1, ASR-2): Verificador de dispositivo, Detector de escrituras indebidas, Reacción
+ * ante acceso indebido and Notificador a seguridad. Its consumers
  * read single-partition topics, so a second process in the same groups is the standby of the view.
  */
 public final class Seguridad {
@@ -12,10 +13,12 @@ public final class Seguridad {
   private Seguridad() {}
 
   public static Future<Void> deploy(RoleContext role) {
-    return Future.all(
+    // The Reacción listens before the Detector can ask it.
+    return role.deploy(() -> new OrquestadorReaccion(role), 1).compose(reaccion -> Future.all(
       role.deploy(() -> new ConsumidorSesiones(role), 1),
+      role.deploy(() -> new ConsumidorEscrituras(role), 1),
       role.deploy(() -> new ConsumidorAlertas(role), 1),
       role.deploy(() -> new ApiSeguridad(role), 1)
-    ).mapEmpty();
+    )).mapEmpty();
   }
 }

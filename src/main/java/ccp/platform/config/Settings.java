@@ -38,12 +38,19 @@ public final class Settings {
     text("pg.user", v -> v.matches("[A-Za-z_][A-Za-z0-9_]*"), "an SQL identifier");
     text("pg.password", v -> true, "a password");
     integer("pg.pool-size", 1, 512);
+    integer("pg.tx-pool-size", 1, 512);
     text("http.host", v -> !v.isBlank(), "an address to bind");
     integer("http.instances", 0, 256);
     integer("http.body-limit-bytes", 1024, 16 * 1024 * 1024);
     integer("management.port", 0, 65535);
+    integer("gateway.port", 0, 65535);
     integer("gestor.port", 0, 65535);
     integer("seguridad.port", 0, 65535);
+    integer("pedidos.port", 0, 65535);
+    text("gestor.url", Settings::isHttpUrl, "an http(s) URL of the gestor role");
+    text("seguridad.url", Settings::isHttpUrl, "an http(s) URL of the seguridad role");
+    text("pedidos.url", Settings::isHttpUrl, "an http(s) URL of the pedidos role");
+    integer("http.client-timeout-ms", 100, 120_000);
     text("jwt.secret", v -> v.isEmpty() || v.length() >= 32, "empty (development key) or at least 32 characters");
     text("jwt.issuer", v -> !v.isBlank(), "an issuer name");
     integer("jwt.ttl-minutes", 1, 7 * 24 * 60);
@@ -52,7 +59,13 @@ public final class Settings {
     integer("notificador.webhook-timeout-ms", 100, 60_000);
     integer("notificador.retry-initial-ms", 10, 60_000);
     integer("notificador.retry-max-ms", 10, 600_000);
+    integer("outbox.poll-ms", 10, 60_000);
+    integer("outbox.batch-size", 1, 10_000);
+    integer("outbox.claim-timeout-ms", 100, 600_000);
+    integer("reaccion.revocacion-horas", 1, 24 * 365);
+    integer("reaccion.reanudar-tras-ms", 100, 600_000);
     integer("asr1.budget-ms", 1, 60_000);
+    integer("asr2.budget-ms", 1, 60_000);
   }
 
   private final JsonObject values;

@@ -20,7 +20,9 @@ import java.util.Set;
  */
 public final class Tokens {
 
-  public static final Set<String> PERFILES = Set.of("VENDEDOR", "CONSULTA", "SEGURIDAD");
+  /** The profile of the system's own services calling each other's internal endpoints. */
+  public static final String SISTEMA = "SISTEMA";
+  public static final Set<String> PERFILES = Set.of("VENDEDOR", "CONSULTA", "SEGURIDAD", SISTEMA);
 
   private final JWTAuth auth;
   private final Settings settings;
@@ -44,6 +46,10 @@ public final class Tokens {
       .setIssuer(settings.text("jwt.issuer"))
       .setExpiresInMinutes(settings.integer("jwt.ttl-minutes"));
     return auth.generateToken(new JsonObject().put("perfil", perfil), options);
+  }
+
+  public long ttlMillis() {
+    return settings.integer("jwt.ttl-minutes") * 60_000L;
   }
 
   /** A route handler that answers 401 unless the request carries a valid token, and attaches its {@link Actor}. */

@@ -42,6 +42,11 @@ public final class EventPublisher {
     return producer.send(KafkaProducerRecord.create(topic, key, envelope.encode()));
   }
 
+  /** Publishes an envelope already encoded (an outbox row stores the exact bytes to send). */
+  public Future<RecordMetadata> publishEncoded(String topic, String key, String encodedEnvelope) {
+    return producer.send(KafkaProducerRecord.create(topic, key, encodedEnvelope));
+  }
+
   public Future<Void> close() {
     return producer.close(CLOSE_TIMEOUT_MS);
   }

@@ -16,6 +16,7 @@ public final class Topics {
 
   public static final String SESION_ABIERTA = "sesion.abierta";
   public static final String ALERTA_SEGURIDAD = "alerta.seguridad";
+  public static final String ESCRITURA_REALIZADA = "escritura.realizada";
   public static final String COLA_FALLIDOS = "cola.fallidos";
 
   private static final Logger LOG = LoggerFactory.getLogger(Topics.class);
@@ -28,6 +29,7 @@ public final class Topics {
     Map<String, Integer> topics = new LinkedHashMap<>();
     topics.put(SESION_ABIERTA, security);
     topics.put(ALERTA_SEGURIDAD, security);
+    topics.put(ESCRITURA_REALIZADA, security);
     topics.put(COLA_FALLIDOS, 1);
     return topics;
   }

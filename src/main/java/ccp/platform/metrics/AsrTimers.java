@@ -18,6 +18,11 @@ public final class AsrTimers {
     return timer(registry, "asr1", "ASR-1: session opened (t0) to security area notified", budget);
   }
 
+  /** ASR-2: B6 (t_det, improper write detected) → reaction finished and the security area notified, budget 5 s. */
+  public static Timer asr2(MeterRegistry registry, Duration budget) {
+    return timer(registry, "asr2", "ASR-2: improper write detected (t_det) to reaction finished and notified", budget);
+  }
+
   private static Timer timer(MeterRegistry registry, String name, String description, Duration budget) {
     return Timer.builder(name)
       .description(description)

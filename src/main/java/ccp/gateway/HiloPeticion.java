@@ -1,0 +1,113 @@
+package ccp.gateway;
+
+import ccp.app.RoleContext;
+import ccp.platform.http.Actor;
+import ccp.platform.http.ApiErrors;
+import ccp.platform.http.ApiRouter;
+import io.micrometer.core.instrument.Timer;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+
+/**
+ * HiloPeticion of the API Gateway (A1, B1): the App's only door. Every request has its token checked (401) and its
+ * actor looked up in the Lista de revocación (403 when revoked or blocked), then goes to the role that serves it.
+ */
+public final class HiloPeticion extends VerticleBase {
+
+  private static final Logger LOG = LoggerFactory.getLogger(HiloPeticion.class);
+  private static final List<String> FORWARDED = List.of("Authorization", "Content-Type", "Accept", "Idempotency-Key");
+  private static final List<String> RETURNED = List.of("Content-Type", "Location");
+
+  private final RoleContext role;
+  private final Timer revisionLista;
+  private ListaRevocacion lista;
+  private HttpClient client;
+
+  public HiloPeticion(RoleContext role, Timer revisionLista) {
+    this.role = role;
+    this.revisionLista = revisionLista;
+  }
+
+  @Override
+  public Future<?> start() {
+    lista = new ListaRevocacion(role.sql());
+    client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true)
+        .setConnectTimeout(role.settings().integer("http.client-timeout-ms")),
+      new PoolOptions().setHttp1MaxSize(64));
+    String gestor = role.settings().text("gestor.url");
+    String pedidos = role.settings().text("pedidos.url");
+    String seguridad = role.settings().text("seguridad.url");
+    Router router = ApiRouter.create(vertx, role.settings());
+    router.route("/v1/*").handler(role.tokens().required()).handler(this::revisarLista);
+    router.post("/v1/sesiones").handler(ctx -> reenviar(ctx, gestor));
+    router.post("/v1/pedidos").handler(ctx -> reenviar(ctx, pedidos));
+    router.get("/v1/pedidos/:pedido").handler(ctx -> reenviar(ctx, pedidos));
+    router.put("/v1/dispositivos/:vendedor").handler(ctx -> reenviar(ctx, seguridad));
+    router.get("/v1/alertas").handler(ctx -> reenviar(ctx, seguridad));
+    return vertx.createHttpServer()
+      .requestHandler(router)
+      .listen(role.settings().integer("gateway.port"), role.settings().text("http.host"));
+  }
+
+  @Override
+  public Future<?> stop() {
+    return client.close();
+  }
+
+  private void revisarLista(RoutingContext ctx) {
+    Actor actor = Actor.of(ctx);
+    long began = System.nanoTime();
+    lista.estado(actor.id()).onSuccess(estado -> {
+      revisionLista.record(System.nanoTime() - began, java.util.concurrent.TimeUnit.NANOSECONDS);
+      switch (estado) {
+        case PERMITIDO -> ctx.next();
+        case REVOCADO -> ApiErrors.send(ctx, 403, "actor_revoked", "actor " + actor.id() + " is in the revocation list");
+        case BLOQUEADO -> ApiErrors.send(ctx, 403, "actor_blocked", "actor " + actor.id() + " is blocked");
+      }
+    }).onFailure(err -> {
+      LOG.warn("Revocation list unreadable: {}", err.toString());
+      ApiErrors.send(ctx, 503, "unavailable", "the revocation list could not be read; retry");
+    });
+  }
+
+  private void reenviar(RoutingContext ctx, String base) {
+    RequestOptions request = new RequestOptions()
+      .setMethod(ctx.request().method())
+      .setAbsoluteURI(base + ctx.request().uri())
+      .setTimeout(role.settings().integer("http.client-timeout-ms"));
+    MultiMap headers = ctx.request().headers();
+    for (String name : FORWARDED) {
+      String value = headers.get(name);
+      if (value != null) request.putHeader(name, value);
+    }
+    Buffer body = ctx.request().method() == HttpMethod.GET || ctx.body().buffer() == null ? Buffer.buffer() : ctx.body().buffer();
+    client.request(request)
+      .compose(req -> req.send(body))
+      .compose(response -> response.body().map(payload -> {
+        ctx.response().setStatusCode(response.statusCode());
+        for (String name : RETURNED) {
+          String value = response.getHeader(name);
+          if (value != null) ctx.response().putHeader(name, value);
+        }
+        return ctx.response().end(payload);
+      }))
+      .onFailure(err -> {
+        LOG.warn("Forwarding {} {} to {} failed: {}", ctx.request().method(), ctx.request().path(), base, err.toString());
+        ApiErrors.send(ctx, 503, "unavailable", "the service behind " + ctx.request().path() + " did not answer; retry");
+      });
+  }
+}

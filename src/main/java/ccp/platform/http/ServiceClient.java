@@ -1,0 +1,76 @@
+package ccp.platform.http;
+
+import ccp.platform.config.Settings;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpRequest;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+
+/**
+ * Calls from one role to another's internal endpoints ({@code /interno/...}), with a SISTEMA token of the caller.
+ * A 2xx answers its JSON body; anything else fails with {@link Failure} carrying the status.
+ */
+public final class ServiceClient {
+
+  /** A non-2xx answer of another role. */
+  public static final class Failure extends RuntimeException {
+    private final int status;
+
+    Failure(int status, String message) {
+      super(message, null, false, false);
+      this.status = status;
+    }
+
+    public int status() {
+      return status;
+    }
+  }
+
+  private final WebClient client;
+  private final Tokens tokens;
+  private final String caller;
+  private final long timeoutMs;
+  private String token;
+  private long tokenRenewAt;
+
+  public ServiceClient(Vertx vertx, Settings settings, Tokens tokens, String caller) {
+    this.client = WebClient.create(vertx);
+    this.tokens = tokens;
+    this.caller = caller;
+    this.timeoutMs = settings.integer("http.client-timeout-ms");
+  }
+
+  public Future<JsonObject> get(String baseUrl, String path) {
+    return send(client.getAbs(baseUrl + path), null);
+  }
+
+  public Future<JsonObject> post(String baseUrl, String path, JsonObject body) {
+    return send(client.postAbs(baseUrl + path), body);
+  }
+
+  private Future<JsonObject> send(HttpRequest<Buffer> request, JsonObject body) {
+    request.timeout(timeoutMs).bearerTokenAuthentication(token());
+    Future<HttpResponse<Buffer>> sent = body == null ? request.send() : request.sendJsonObject(body);
+    return sent.compose(response -> response.statusCode() / 100 == 2
+      ? Future.succeededFuture(response.bodyAsJsonObject())
+      : Future.failedFuture(new Failure(response.statusCode(), request.method() + " " + request.uri() + " answered "
+          + response.statusCode() + ": " + response.bodyAsString())));
+  }
+
+  /** Tokens live {@code jwt.ttl-minutes}; a new one is minted when half of that has passed. */
+  private String token() {
+    long now = System.currentTimeMillis();
+    if (token == null || now >= tokenRenewAt) {
+      token = tokens.mint(caller, Tokens.SISTEMA);
+      tokenRenewAt = now + tokens.ttlMillis() / 2;
+    }
+    return token;
+  }
+
+  public void close() {
+    client.close();
+  }
+}

@@ -1,0 +1,87 @@
+package ccp.platform.outbox;
+
+import ccp.platform.kafka.Envelope;
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
+
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The transactional outbox of one service schema ({@code <schema>.outbox}): the event row is inserted in the
+ * transaction of the business write, and {@link RelevoOutbox} publishes it after commit. Each relay step is one
+ * atomic statement, so several relays (one per replica) share the table without locks of their own.
+ */
+public final class Outbox {
+
+  public record PendingEvent(long id, String topic, String key, String value, OffsetDateTime createdAt) {}
+
+  private final String schema;
+  private final String insert;
+  private final String claim;
+  private final String markSent;
+  private final String release;
+  private final String purge;
+
+  /** {@code schema} is one of the code's own service schemas, never input. */
+  public Outbox(String schema) {
+    if (!schema.matches("[a-z]+")) throw new IllegalArgumentException("not a schema name: " + schema);
+    this.schema = schema;
+    String table = schema + ".outbox";
+    this.insert = "INSERT INTO " + table + " (id_evento, topic, clave, valor) VALUES ($1, $2, $3, $4)";
+    // SKIP LOCKED lets two relays claim disjoint batches; an expired claim (a relay died) is claimed again.
+    this.claim = "UPDATE " + table + " SET reclamado_en = now() WHERE id IN ("
+      + " SELECT id FROM " + table + " WHERE enviado_en IS NULL"
+      + " AND (reclamado_en IS NULL OR reclamado_en < now() - make_interval(secs => $1::float8 / 1000))"
+      + " ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)"
+      + " RETURNING id, topic, clave, valor, creado_en";
+    this.markSent = "UPDATE " + table + " SET enviado_en = now() WHERE id = ANY($1)";
+    this.release = "UPDATE " + table + " SET reclamado_en = NULL WHERE id = ANY($1) AND enviado_en IS NULL";
+    this.purge = "DELETE FROM " + table + " WHERE enviado_en < now() - interval '1 hour'";
+  }
+
+  public String schema() {
+    return schema;
+  }
+
+  /** Adds the event on {@code connection}, which must be the business write's transaction. */
+  public Future<Void> add(SqlClient connection, String topic, String key, Envelope event) {
+    return connection.preparedQuery(insert)
+      .execute(Tuple.of(UUID.fromString(event.id()), topic, key, event.encode()))
+      .mapEmpty();
+  }
+
+  Future<List<PendingEvent>> claim(SqlClient sql, long claimTimeoutMs, int batch) {
+    return sql.preparedQuery(claim).execute(Tuple.of(claimTimeoutMs, batch)).map(rows -> {
+      List<PendingEvent> claimed = new ArrayList<>(rows.size());
+      for (Row row : rows) {
+        claimed.add(new PendingEvent(row.getLong("id"), row.getString("topic"), row.getString("clave"), row.getString("valor"),
+          row.getOffsetDateTime("creado_en")));
+      }
+      claimed.sort(Comparator.comparingLong(PendingEvent::id));
+      return claimed;
+    });
+  }
+
+  Future<Void> markSent(SqlClient sql, List<Long> ids) {
+    return ids.isEmpty() ? Future.succeededFuture() : sql.preparedQuery(markSent).execute(Tuple.of(ids.toArray(Long[]::new))).mapEmpty();
+  }
+
+  Future<Void> release(SqlClient sql, List<Long> ids) {
+    return ids.isEmpty() ? Future.succeededFuture() : sql.preparedQuery(release).execute(Tuple.of(ids.toArray(Long[]::new))).mapEmpty();
+  }
+
+  Future<Integer> purgeSent(SqlClient sql) {
+    return sql.query(purge).execute().map(rows -> rows.rowCount());
+  }
+
+  /** The event-bus address on which a writer of this schema wakes its relay after a commit. */
+  public String wakeAddress() {
+    return "ccp.relevo-outbox." + schema;
+  }
+}

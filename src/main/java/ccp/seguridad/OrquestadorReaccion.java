@@ -1,0 +1,132 @@
+package ccp.seguridad;
+
+import ccp.app.RoleContext;
+import ccp.platform.http.ServiceClient;
+import ccp.platform.kafka.EventPublisher;
+import ccp.seguridad.RegistroReacciones.Paso;
+import ccp.seguridad.RegistroReacciones.Reaccion;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * OrquestadorReaccion, the Reacción ante acceso indebido (B7–B14): opens the reaction (unique id_escritura), then
+ * revokes in the Lista de revocación, blocks in the Gestor, compensates in Pedidos and notifies through
+ * PublicadorAlertas — in that order, each step recorded before the next. Every step's effect is idempotent and every
+ * record is a conditional update, so a reaction resumed after a crash (by this process or the standby) repeats no
+ * effect. The reactions in progress are this verticle's own state.
+ */
+public final class OrquestadorReaccion extends VerticleBase {
+
+  /** Local event-bus address on which the Detector asks for a reaction (B6). */
+  static final String DIRECCION = "ccp.seguridad.reaccion";
+
+  private static final Logger LOG = LoggerFactory.getLogger(OrquestadorReaccion.class);
+
+  private final RoleContext role;
+  private final Set<UUID> enCurso = new HashSet<>();
+  private RegistroReacciones registro;
+  private ServiceClient servicios;
+  private EventPublisher publisher;
+  private PublicadorAlertas alertas;
+  private long barrido;
+  private boolean detenido;
+
+  public OrquestadorReaccion(RoleContext role) {
+    this.role = role;
+  }
+
+  @Override
+  public Future<?> start() {
+    registro = new RegistroReacciones(role.sql());
+    servicios = new ServiceClient(vertx, role.settings(), role.tokens(), "seguridad-reaccion");
+    publisher = EventPublisher.create(vertx, role.settings(), "seguridad-reaccion");
+    alertas = new PublicadorAlertas(publisher);
+    long quiet = role.settings().integer("reaccion.reanudar-tras-ms");
+    barrido = vertx.setPeriodic(Math.max(100, quiet / 2), id -> reanudarEstancadas(quiet));
+    return vertx.eventBus().<JsonObject>localConsumer(DIRECCION, this::solicitud).completion();
+  }
+
+  @Override
+  public Future<?> stop() {
+    detenido = true;
+    vertx.cancelTimer(barrido);
+    servicios.close();
+    return publisher.close();
+  }
+
+  /** B7: the reply tells the Detector the reaction is durably open, so it may commit its offset. */
+  private void solicitud(Message<JsonObject> message) {
+    Reaccion reaccion = Reaccion.fromJson(message.body());
+    registro.abrir(reaccion).onSuccess(abierta -> {
+      message.reply(new JsonObject().put("abierta", abierta));
+      if (abierta) ejecutar(reaccion);
+    }).onFailure(err -> message.fail(503, err.getMessage()));
+  }
+
+  private void reanudarEstancadas(long quietMs) {
+    registro.estancadas(quietMs).onSuccess(list -> list.forEach(r -> {
+      if (!enCurso.contains(r.idEscritura())) {
+        LOG.info("Resuming reaction to write {} of {} after {}", r.idEscritura(), r.actor(), r.paso());
+        ejecutar(r);
+      }
+    })).onFailure(err -> LOG.warn("Looking for stalled reactions failed: {}", err.toString()));
+  }
+
+  private void ejecutar(Reaccion reaccion) {
+    enCurso.add(reaccion.idEscritura());
+    siguiente(reaccion).onComplete(ar -> {
+      enCurso.remove(reaccion.idEscritura());
+      if (ar.failed() && !detenido) LOG.warn("Reaction to write {} stopped: {}", reaccion.idEscritura(), ar.cause().toString());
+    });
+  }
+
+  private Future<Void> siguiente(Reaccion r) {
+    return switch (r.paso()) {
+      case ABIERTA -> paso(r, Paso.REVOCADA, () -> registro.revocar(r, role.settings().integer("reaccion.revocacion-horas")));
+      case REVOCADA -> paso(r, Paso.BLOQUEADA, () -> llamar(role.settings().text("gestor.url"),
+        "/interno/actores/" + segmento(r.actor()) + "/bloqueo", new JsonObject()));
+      case BLOQUEADA -> paso(r, Paso.COMPENSADA, () -> llamar(role.settings().text("pedidos.url"),
+        "/interno/pedidos/" + segmento(r.pedido()) + "/anulacion",
+        new JsonObject().put("motivo", "escritura indebida de " + r.actor() + " (reacción " + r.idEscritura() + ")")));
+      case COMPENSADA -> paso(r, Paso.NOTIFICADA, () -> alertas.accesoIndebido(r));
+      case NOTIFICADA -> Future.succeededFuture();
+    };
+  }
+
+  /** Runs the step's effect until it succeeds, records it, and goes on — unless another runner recorded it first. */
+  private Future<Void> paso(Reaccion r, Paso hecho, Supplier<Future<Void>> efecto) {
+    return reintentando(efecto, r, hecho, 0)
+      .compose(x -> registro.avanzar(r, hecho))
+      .compose(avanzo -> avanzo ? siguiente(r.en(hecho)) : Future.succeededFuture());
+  }
+
+  private Future<Void> reintentando(Supplier<Future<Void>> efecto, Reaccion r, Paso hecho, int fallos) {
+    return efecto.get().recover(err -> {
+      if (detenido) return Future.failedFuture(err);
+      long espera = Math.min(2_000, 50L << Math.min(fallos, 6));
+      LOG.warn("Reaction {}: step to {} failed ({}); retrying in {} ms", r.idEscritura(), hecho, err.getMessage(), espera);
+      return vertx.timer(espera).compose(x -> reintentando(efecto, r, hecho, fallos + 1));
+    });
+  }
+
+  /** An unknown actor or order (404) has nothing left to block or annul: the step is done. */
+  private Future<Void> llamar(String base, String path, JsonObject body) {
+    return servicios.post(base, path, body).<Void>mapEmpty().recover(err ->
+      err instanceof ServiceClient.Failure f && f.status() == 404 ? Future.succeededFuture() : Future.failedFuture(err));
+  }
+
+  private static String segmento(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+}
