@@ -15,9 +15,13 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-/** The process groups of the view (DESIGN.md §2) that this jar can run, each with the schemas it owns. */
+/**
+ * The process groups of the view (DESIGN.md §2) that this jar can run, each with the schemas it needs migrated
+ * before it starts (Flyway makes a migration run by several processes at once safe).
+ */
 public enum Role {
-  GATEWAY(List.of(), Gateway::deploy),
+  // The gateway reads the Lista de revocación and the Gestor's block on every request: it needs those tables.
+  GATEWAY(List.of("gestor", "seguridad"), Gateway::deploy),
   GESTOR(List.of("gestor"), Gestor::deploy),
   SEGURIDAD(List.of("seguridad"), Seguridad::deploy),
   PEDIDOS(List.of("pedidos"), Pedidos::deploy);

@@ -30,6 +30,14 @@ public final class Http {
     return send(request(url, token).PUT(HttpRequest.BodyPublishers.ofString(body)).header("content-type", "application/json"));
   }
 
+  /** Any method, with extra header pairs (name, value, ...). */
+  public static Response send(String method, String url, String token, String body, String... headers) {
+    HttpRequest.Builder builder = request(url, token).method(method, HttpRequest.BodyPublishers.ofString(body))
+      .header("content-type", "application/json");
+    for (int i = 0; i < headers.length; i += 2) builder.header(headers[i], headers[i + 1]);
+    return send(builder);
+  }
+
   public static Response get(String url, String token) {
     return send(request(url, token).GET());
   }

@@ -41,6 +41,14 @@ public final class RunningApp implements AutoCloseable {
     return "http://127.0.0.1:" + settings().integer("gestor.port");
   }
 
+  public String gatewayUrl() {
+    return "http://127.0.0.1:" + settings().integer("gateway.port");
+  }
+
+  public String pedidosUrl() {
+    return "http://127.0.0.1:" + settings().integer("pedidos.port");
+  }
+
   public String seguridadUrl() {
     return "http://127.0.0.1:" + settings().integer("seguridad.port");
   }

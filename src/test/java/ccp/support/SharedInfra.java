@@ -25,13 +25,20 @@ public final class SharedInfra {
 
   private SharedInfra() {}
 
-  /** Settings that point at the shared infrastructure, with free ports for this process's servers. */
+  /**
+   * Settings of a new cluster on the shared infrastructure: free ports for every role, and the URLs by which the
+   * roles call each other pointing at them. Processes of one cluster share these; see {@link #process}.
+   */
   public static synchronized Settings settings(Map<String, Object> overrides) {
     if (infrastructure == null) infrastructure = start();
     Map<String, Object> values = new HashMap<>();
     values.put("management.port", freePort());
-    values.put("gestor.port", freePort());
-    values.put("seguridad.port", freePort());
+    values.put("gateway.port", freePort());
+    for (String role : new String[] {"gestor", "seguridad", "pedidos"}) {
+      int port = freePort();
+      values.put(role + ".port", port);
+      values.put(role + ".url", "http://127.0.0.1:" + port);
+    }
     values.put("http.host", "127.0.0.1");
     values.put("http.instances", 2);
     values.put("kafka.session-timeout-ms", 6000);
@@ -42,6 +49,13 @@ public final class SharedInfra {
 
   public static Settings settings() {
     return settings(Map.of());
+  }
+
+  /** Another process of the same cluster: its own management port (and {@code overrides}, e.g. a second gateway's). */
+  public static Settings process(Settings cluster, Map<String, Object> overrides) {
+    Map<String, Object> values = new HashMap<>(overrides);
+    values.putIfAbsent("management.port", freePort());
+    return cluster.with(values);
   }
 
   private static Infrastructure start() {

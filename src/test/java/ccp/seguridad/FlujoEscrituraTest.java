@@ -1,0 +1,174 @@
+package ccp.seguridad;
+
+import ccp.app.Role;
+import ccp.platform.kafka.Topics;
+import ccp.support.Api;
+import ccp.support.Await;
+import ccp.support.Db;
+import ccp.support.Http;
+import ccp.support.RunningApp;
+import ccp.support.SharedInfra;
+import ccp.support.TestTokens;
+import ccp.support.Topic;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@DisplayName("Flow B (DG-CON-002, B1–B14): an improper write is detected and reacted to in order (ASR-2)")
+class FlujoEscrituraTest {
+
+  private static RunningApp app;
+  private static Api api;
+  private static String area;
+
+  @BeforeAll
+  static void start() throws Exception {
+    app = RunningApp.start(SharedInfra.settings(), EnumSet.allOf(Role.class));
+    api = new Api(app.gatewayUrl(), TestTokens.signedWith(app.app().vertx(), SharedInfra.JWT_SECRET));
+    area = Db.newActor(app.settings(), "SEGURIDAD");
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    app.close();
+  }
+
+  @Test
+  @DisplayName("a read-only user's order: within 5 s revoked (403), sessions ended, order annulled, one alert")
+  void improperWriteIsReactedTo() {
+    String consulta = Db.newActor(app.settings(), "CONSULTA");
+    assertThat(Http.post(app.gatewayUrl() + "/v1/sesiones", api.token(consulta), "{\"huella\":\"consulta-telefono\"}").status()).isEqualTo(201);
+    String pedido = api.pedidoAceptado(consulta);
+
+    JsonObject alerta = Await.until(Duration.ofSeconds(10), () -> api.alertas(area, consulta),
+      list -> !list.isEmpty(), "the ACCESO_INDEBIDO alert").get(0);
+    assertThat(alerta.getString("tipo")).isEqualTo("ACCESO_INDEBIDO");
+    assertThat(alerta.getJsonObject("detalle").getString("pedido")).isEqualTo(pedido);
+    Instant tDet = Instant.parse(alerta.getJsonObject("detalle").getString("t_det"));
+    assertThat(Duration.between(tDet, Instant.parse(alerta.getString("entregado_en")))).isLessThanOrEqualTo(Duration.ofSeconds(5));
+
+    Http.Response again = api.crearPedido(consulta, Api.pedido("T-1", "P-1", 1));
+    assertThat(again.status()).isEqualTo(403);
+    assertThat(again.json().getString("error")).isEqualTo("actor_revoked");
+    assertThat(Db.count(app.settings(), "SELECT count(*) FROM gestor.sesiones WHERE actor = ? AND terminada_en IS NULL", consulta)).isZero();
+    assertThat(Db.count(app.settings(), "SELECT count(*) FROM gestor.sesiones WHERE actor = ? AND motivo_fin = 'BLOQUEO'", consulta)).isEqualTo(1);
+    assertThat(Db.strings(app.settings(), "SELECT bloqueado::text FROM gestor.actores WHERE id = ?", consulta)).containsExactly("true");
+    assertThat(api.leerPedido(area, pedido).getString("estado")).isEqualTo("ANULADO");
+    assertThat(Db.strings(app.settings(), "SELECT paso FROM seguridad.registro_reacciones WHERE actor = ?", consulta)).containsExactly("NOTIFICADA");
+    assertThat(api.alertas(area, consulta)).hasSize(1);
+  }
+
+  @Test
+  @DisplayName("a writing vendedor's order yields no reaction")
+  void allowedWriteIsLeftAlone() {
+    String vendedor = Db.newActor(app.settings(), "VENDEDOR");
+    String pedido = api.pedidoAceptado(vendedor);
+    // Detection of a later improper write finishing means the Detector is past this one (same partition).
+    String consulta = Db.newActor(app.settings(), "CONSULTA");
+    api.pedidoAceptado(consulta);
+    Await.until(Duration.ofSeconds(10), () -> api.alertas(area, consulta), list -> !list.isEmpty(), "the marker's reaction");
+
+    assertThat(api.leerPedido(vendedor, pedido).getString("estado")).isEqualTo("REGISTRADO");
+    assertThat(Db.count(app.settings(), "SELECT count(*) FROM seguridad.registro_reacciones WHERE actor = ?", vendedor)).isZero();
+    assertThat(api.alertas(area, vendedor)).isEmpty();
+    assertThat(api.crearPedido(vendedor, Api.pedido("T-2", "P-2", 3)).status()).isEqualTo(201);
+  }
+
+  @Test
+  @DisplayName("the same escritura.realizada delivered twice yields one reaction and one alert")
+  void duplicateWriteEventYieldsOneReaction() {
+    String consulta = Db.newActor(app.settings(), "CONSULTA");
+    String pedido = api.pedidoAceptado(consulta);
+    String original = Await.until(Duration.ofSeconds(10),
+      () -> Topic.read(app.settings(), Topics.ESCRITURA_REALIZADA, r -> pedido.equals(r.key())), l -> !l.isEmpty(), "the write event")
+      .get(0).value();
+    Topic.send(app.settings(), Topics.ESCRITURA_REALIZADA, pedido, original);
+    Topic.send(app.settings(), Topics.ESCRITURA_REALIZADA, pedido, original);
+
+    Await.until(Duration.ofSeconds(10), () -> api.alertas(area, consulta), list -> !list.isEmpty(), "the alert");
+    // A later reaction finishing means both copies were handled.
+    String marcador = Db.newActor(app.settings(), "CONSULTA");
+    api.pedidoAceptado(marcador);
+    Await.until(Duration.ofSeconds(10), () -> api.alertas(area, marcador), list -> !list.isEmpty(), "the marker's alert");
+
+    assertThat(Db.count(app.settings(), "SELECT count(*) FROM seguridad.registro_reacciones WHERE actor = ?", consulta)).isEqualTo(1);
+    assertThat(api.alertas(area, consulta)).hasSize(1);
+  }
+
+  @Test
+  @DisplayName("bad order bodies get 400 naming the field (413 when huge), and nothing is written")
+  void badOrdersWriteNothing() {
+    String vendedor = Db.newActor(app.settings(), "VENDEDOR");
+    assertBad(vendedor, "{\"tendero\":\"T-1\"}", "lineas");
+    assertBad(vendedor, "{\"tendero\":\"T-1\",\"lineas\":[]}", "lineas");
+    assertBad(vendedor, Api.pedido("T-1", "P-1", 0), "lineas[0].cantidad");
+    assertBad(vendedor, Api.pedido("T-1", "P-1", -3), "lineas[0].cantidad");
+    assertBad(vendedor, "{\"tendero\":\"T-1\",\"lineas\":[{\"producto\":\"P-1\",\"cantidad\":\"dos\"}]}", "lineas[0].cantidad");
+    assertBad(vendedor, "{\"tendero\":\"T-1\",\"lineas\":[{\"producto\":\"P-1\",\"cantidad\":1.5}]}", "lineas[0].cantidad");
+    assertBad(vendedor, "{\"tendero\":\"T-1\",\"lineas\":[{\"producto\":\"P-1\",\"cantidad\":1,\"precio\":9}]}", "lineas[0].precio");
+    assertBad(vendedor, "{\"tendero\":\"T-1\",\"lineas\":[{\"producto\":\"P-1\",\"cantidad\":1}],\"actor\":\"otro\"}", "actor");
+    assertBad(vendedor, "{\"tendero\":7,\"lineas\":[{\"producto\":\"P-1\",\"cantidad\":1}]}", "tendero");
+    assertBad(vendedor, "{\"tendero\":\"T-1\",\"lineas\":{\"producto\":\"P-1\"}}", "lineas");
+    assertBad(vendedor, "{\"tendero\":\"T-1\",\"lineas\":[7]}", "lineas[0]");
+    assertBad(vendedor, "no es json", "body");
+    Http.Response huge = api.crearPedido(vendedor, "{\"tendero\":\"T-1\",\"lineas\":[" + "{\"producto\":\"P-1\",\"cantidad\":1},".repeat(3000) + "]}");
+    assertThat(huge.status()).isEqualTo(413);
+
+    assertThat(Db.count(app.settings(), "SELECT count(*) FROM pedidos.pedidos WHERE actor = ?", vendedor)).isZero();
+  }
+
+  @Test
+  @DisplayName("a retried create with the same Idempotency-Key answers the first answer; another body with it is a 409")
+  void idempotencyKey() {
+    String vendedor = Db.newActor(app.settings(), "VENDEDOR");
+    String key = UUID.randomUUID().toString();
+    String body = Api.pedido("T-7", "P-7", 7);
+    Http.Response first = Http.send("POST", app.gatewayUrl() + "/v1/pedidos", api.token(vendedor), body, "Idempotency-Key", key);
+    Http.Response retry = Http.send("POST", app.gatewayUrl() + "/v1/pedidos", api.token(vendedor), body, "Idempotency-Key", key);
+    Http.Response other = Http.send("POST", app.gatewayUrl() + "/v1/pedidos", api.token(vendedor), Api.pedido("T-7", "P-7", 8),
+      "Idempotency-Key", key);
+
+    assertThat(first.status()).isEqualTo(201);
+    assertThat(retry.status()).isEqualTo(201);
+    assertThat(retry.json().getString("pedido")).isEqualTo(first.json().getString("pedido"));
+    assertThat(other.status()).isEqualTo(409);
+    assertThat(Db.count(app.settings(), "SELECT count(*) FROM pedidos.pedidos WHERE actor = ?", vendedor)).isEqualTo(1);
+    assertThat(Db.count(app.settings(), "SELECT count(*) FROM pedidos.outbox WHERE clave = ?", first.json().getString("pedido"))).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName("an order carries the writer from the token; others may read it only as CONSULTA or SEGURIDAD")
+  void orderOwnershipAndReading() {
+    String vendedor = Db.newActor(app.settings(), "VENDEDOR");
+    String otro = Db.newActor(app.settings(), "VENDEDOR");
+    String pedido = api.pedidoAceptado(vendedor);
+    assertThat(api.leerPedido(vendedor, pedido).getString("actor")).isEqualTo(vendedor);
+    assertThat(Http.get(app.gatewayUrl() + "/v1/pedidos/" + pedido, api.token(otro)).status()).isEqualTo(403);
+    assertThat(Http.get(app.gatewayUrl() + "/v1/pedidos/" + UUID.randomUUID(), api.token(vendedor)).status()).isEqualTo(404);
+    assertThat(Http.get(app.gatewayUrl() + "/v1/pedidos/no-uuid", api.token(vendedor)).status()).isEqualTo(400);
+  }
+
+  @Test
+  @DisplayName("internal endpoints answer only SISTEMA tokens, and the gateway does not expose them")
+  void internalEndpointsAreGuarded() {
+    String vendedor = Db.newActor(app.settings(), "VENDEDOR");
+    assertThat(Http.get("http://127.0.0.1:" + app.settings().integer("gestor.port") + "/interno/actores/" + vendedor + "/permisos",
+      api.token(vendedor)).status()).isEqualTo(403);
+    assertThat(Http.get(app.gatewayUrl() + "/interno/actores/" + vendedor + "/permisos", api.token(vendedor)).status()).isEqualTo(404);
+  }
+
+  private static void assertBad(String actor, String body, String field) {
+    Http.Response response = api.crearPedido(actor, body);
+    assertThat(response.status()).as(body + " → " + response.body()).isEqualTo(400);
+    assertThat(response.json().getString("field")).as(body).isEqualTo(field);
+  }
+}

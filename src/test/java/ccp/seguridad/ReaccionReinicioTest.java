@@ -1,0 +1,62 @@
+package ccp.seguridad;
+
+import ccp.app.Role;
+import ccp.platform.config.Settings;
+import ccp.support.Api;
+import ccp.support.Await;
+import ccp.support.Db;
+import ccp.support.RunningApp;
+import ccp.support.SharedInfra;
+import ccp.support.TestTokens;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@DisplayName("The Reacción's progress is persisted: a seguridad process stopped mid-reaction is finished by the next one")
+class ReaccionReinicioTest {
+
+  @Test
+  @DisplayName("stopped between revoke and compensate → the reaction completes after restart, no step twice, one alert")
+  void reactionResumesAfterRestart() throws Exception {
+    Settings cluster = SharedInfra.settings(Map.of("reaccion.reanudar-tras-ms", 500));
+    try (RunningApp puerta = RunningApp.start(cluster, Set.of(Role.GATEWAY, Role.GESTOR))) {
+      Api api = new Api(puerta.gatewayUrl(), TestTokens.signedWith(puerta.app().vertx(), SharedInfra.JWT_SECRET));
+      String consulta = Db.newActor(cluster, "CONSULTA");
+      String area = Db.newActor(cluster, "SEGURIDAD");
+
+      // The order is written and published while no Detector runs; then Pedidos goes away, so compensation cannot happen.
+      String pedido;
+      try (RunningApp pedidos = RunningApp.start(SharedInfra.process(cluster, Map.of()), Set.of(Role.PEDIDOS))) {
+        pedido = api.pedidoAceptado(consulta);
+        Await.until(Duration.ofSeconds(10), () -> Db.count(cluster,
+          "SELECT count(*) FROM pedidos.outbox WHERE clave = ? AND enviado_en IS NOT NULL", pedido), n -> n == 1, "the write published");
+      }
+
+      RunningApp primera = RunningApp.start(SharedInfra.process(cluster, Map.of()), Set.of(Role.SEGURIDAD));
+      Await.until(Duration.ofSeconds(15), () -> Db.strings(cluster, "SELECT paso FROM seguridad.registro_reacciones WHERE actor = ?", consulta),
+        pasos -> pasos.equals(List.of("BLOQUEADA")), "the reaction stuck before compensating");
+      String revocada = Db.strings(cluster, "SELECT revocada_en::text FROM seguridad.registro_reacciones WHERE actor = ?", consulta).get(0);
+      primera.close();
+
+      try (RunningApp pedidos = RunningApp.start(SharedInfra.process(cluster, Map.of()), Set.of(Role.PEDIDOS));
+           RunningApp segunda = RunningApp.start(SharedInfra.process(cluster, Map.of()), Set.of(Role.SEGURIDAD))) {
+        Await.until(Duration.ofSeconds(20), () -> Db.strings(cluster, "SELECT paso FROM seguridad.registro_reacciones WHERE actor = ?", consulta),
+          pasos -> pasos.equals(List.of("NOTIFICADA")), "the reaction finished after restart");
+        Await.until(Duration.ofSeconds(10), () -> api.alertas(area, consulta), l -> l.size() == 1, "the alert");
+
+        assertThat(Db.strings(cluster, "SELECT revocada_en::text FROM seguridad.registro_reacciones WHERE actor = ?", consulta))
+          .as("the revoke step was not run again").containsExactly(revocada);
+        assertThat(Db.count(cluster, "SELECT count(*) FROM seguridad.lista_revocacion WHERE actor = ?", consulta)).isEqualTo(1);
+        assertThat(api.leerPedido(area, pedido).getString("estado")).isEqualTo("ANULADO");
+        Thread.sleep(500);
+        assertThat(api.alertas(area, consulta)).hasSize(1);
+      }
+    }
+  }
+}
