@@ -3,6 +3,7 @@ package ccp;
 import ccp.app.Application;
 import ccp.app.Role;
 import ccp.app.TokenCommand;
+import ccp.carga.CargaPedidos;
 import ccp.carga.CargaSesiones;
 import ccp.platform.config.ConfigException;
 import ccp.platform.config.ConfigLoader;
@@ -28,7 +29,8 @@ public final class Main {
 
   private static final Logger LOG = LoggerFactory.getLogger(Main.class);
   static final String USAGE = "usage: java -jar reto2-ccp.jar [run] [--role=<" + Role.valid() + ">] [--conf=<file>]"
-    + " | token <actor> [--perfil=VENDEDOR|CONSULTA|SEGURIDAD] | carga-sesiones [--rate=N] [--duration=S] [--unknown=F]";
+    + " | token <actor> [--perfil=VENDEDOR|CONSULTA|SEGURIDAD] | carga-sesiones [--rate=N] [--duration=S] [--unknown=F]"
+    + " | carga-pedidos [--rate=N] [--duration=S] [--improper=F]";
 
   private Main() {}
 
@@ -52,7 +54,8 @@ public final class Main {
       case "run" -> runRoles(settings, arguments);
       case "token" -> TokenCommand.run(DevelopmentKey.resolve(settings), arguments);
       case "carga-sesiones" -> CargaSesiones.run(DevelopmentKey.resolve(settings), arguments);
-      default -> throw new ConfigException("unknown command '" + arguments.command() + "' (valid: run, token, carga-sesiones)");
+      case "carga-pedidos" -> CargaPedidos.run(DevelopmentKey.resolve(settings), arguments);
+      default -> throw new ConfigException("unknown command '" + arguments.command() + "' (valid: run, token, carga-sesiones, carga-pedidos)");
     }
   }
 

@@ -15,6 +15,7 @@ import io.vertx.core.VertxOptions;
 import io.vertx.ext.healthchecks.Status;
 import io.vertx.kafka.admin.KafkaAdminClient;
 import io.vertx.micrometer.Label;
+import io.vertx.micrometer.MetricsDomain;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vertx.sqlclient.SqlClient;
@@ -53,7 +54,12 @@ public final class Application {
         .setEnabled(true)
         .setJvmMetricsEnabled(true)
         // One process serves several roles' ports: LOCAL keeps their series apart, HTTP_ROUTE gives per-endpoint rates.
-        .addLabels(Label.LOCAL, Label.HTTP_ROUTE)))
+        .addLabels(Label.LOCAL, Label.HTTP_ROUTE)
+        // The HTTP server series say what the App sees; client and socket series would count each hop again.
+        .addDisabledMetricsCategory(MetricsDomain.HTTP_CLIENT)
+        .addDisabledMetricsCategory(MetricsDomain.NET_CLIENT)
+        .addDisabledMetricsCategory(MetricsDomain.NET_SERVER)
+        .addDisabledMetricsCategory(MetricsDomain.EVENT_BUS)))
       .withMetrics(new MicrometerMetricsFactory(registry))
       .build();
     Application app = new Application(vertx, settings, registry);
@@ -66,8 +72,7 @@ public final class Application {
     health.readiness().register("postgresql", 2_000, promise -> sql.query("SELECT 1").execute()
       .onSuccess(rows -> promise.complete(Status.OK()))
       .onFailure(err -> promise.complete(Status.KO(new io.vertx.core.json.JsonObject().put("error", err.getMessage())))));
-    RoleContext context = new RoleContext(vertx, settings, sql, PgClients.transactional(vertx, settings), registry, health,
-      Tokens.create(vertx, settings));
+    RoleContext context = new RoleContext(vertx, settings, sql, registry, health, Tokens.create(vertx, settings));
     return migrate(roles)
       .compose(ignored -> ensureTopics())
       .compose(ignored -> Future.all(roles.stream().map(r -> r.deploy(context)).toList()))

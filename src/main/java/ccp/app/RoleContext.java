@@ -8,17 +8,12 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VerticleBase;
-import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlClient;
 
 import java.util.function.Supplier;
 
-/**
- * What a role's verticles are built from: the process's Vert.x, settings, database clients (pipelined for single
- * statements, a pool for transactions), meters, health and tokens.
- */
-public record RoleContext(Vertx vertx, Settings settings, SqlClient sql, Pool pool, MeterRegistry registry, Health health,
-                          Tokens tokens) {
+/** What a role's verticles are built from: the process's Vert.x, settings, database client, meters, health and tokens. */
+public record RoleContext(Vertx vertx, Settings settings, SqlClient sql, MeterRegistry registry, Health health, Tokens tokens) {
 
   /** Instances for an HTTP verticle: {@code http.instances}, or one per event loop when it is 0. */
   public int httpInstances() {

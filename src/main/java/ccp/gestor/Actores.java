@@ -8,9 +8,10 @@ import io.vertx.sqlclient.Tuple;
 import java.util.Optional;
 
 /**
- * The Gestor's actors and sessions ({@code gestor.actores}, {@code gestor.sesiones}). Opening a session and
- * blocking an actor are each decided by the actor's row, so a session is never opened for a blocked actor and a
- * block ends every session opened before it.
+ * The Gestor's actors and sessions ({@code gestor.actores}, {@code gestor.sesiones}). A session is active while it
+ * is not terminated and its actor is not blocked: the block itself (one conditional update of the actor's row) is
+ * what ends every session, at the instant it commits, without locking the row on the session path. Setting
+ * {@code terminada_en} afterwards records it.
  */
 final class Actores {
 
@@ -23,14 +24,8 @@ final class Actores {
     }
   }
 
-  /**
-   * FOR SHARE makes a concurrent block wait for this insert, or this insert re-read the blocked row: the two
-   * never interleave.
-   */
   private static final String ABRIR = """
-    WITH actor AS (SELECT id, bloqueado FROM gestor.actores WHERE id = $2 FOR SHARE),
-         nueva AS (INSERT INTO gestor.sesiones (id, actor, huella) SELECT $1, id, $3 FROM actor WHERE NOT bloqueado RETURNING id)
-    SELECT (SELECT count(*) FROM actor) AS existe, (SELECT count(*) FROM nueva) AS abierta""";
+    INSERT INTO gestor.sesiones (id, actor, huella) SELECT $1, id, $3 FROM gestor.actores WHERE id = $2 AND NOT bloqueado""";
   private static final String CANCELAR = "UPDATE gestor.sesiones SET terminada_en = now(), motivo_fin = 'NO_PUBLICADA' WHERE id = $1";
   private static final String PERMISOS = "SELECT id, perfil, bloqueado FROM gestor.actores WHERE id = $1";
   private static final String BLOQUEAR = "UPDATE gestor.actores SET bloqueado = true WHERE id = $1";
@@ -44,12 +39,12 @@ final class Actores {
     this.sql = sql;
   }
 
+  /** One insert on the common path; only a refused session costs a second read, to say why. */
   Future<Apertura> abrirSesion(String sesion, String actor, String huella) {
-    return sql.preparedQuery(ABRIR).execute(Tuple.of(java.util.UUID.fromString(sesion), actor, huella)).map(rows -> {
-      Row row = rows.iterator().next();
-      if (row.getLong("abierta") == 1) return Apertura.ABIERTA;
-      return row.getLong("existe") == 0 ? Apertura.DESCONOCIDO : Apertura.BLOQUEADO;
-    });
+    return sql.preparedQuery(ABRIR).execute(Tuple.of(java.util.UUID.fromString(sesion), actor, huella)).compose(rows ->
+      rows.rowCount() == 1
+        ? Future.succeededFuture(Apertura.ABIERTA)
+        : permisos(actor).map(p -> p.isEmpty() ? Apertura.DESCONOCIDO : Apertura.BLOQUEADO));
   }
 
   /** A session whose event the broker did not take is closed again: the App was told to retry. */
@@ -66,8 +61,8 @@ final class Actores {
   }
 
   /**
-   * Blocks the actor, then ends its open sessions: two statements in this order, so the second sees every session
-   * committed before the block (a session insert waits on the blocked row). Both are idempotent.
+   * Blocks the actor (which ends its sessions), then records the end on the sessions open at that point. Both
+   * statements are idempotent, so a repeated call changes nothing more.
    *
    * @return how many sessions this call ended, or empty for an unknown actor
    */

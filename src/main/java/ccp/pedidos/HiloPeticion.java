@@ -38,7 +38,7 @@ public final class HiloPeticion extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    pedidos = new RepositorioPedidos(role.pool(), role.sql(), outbox);
+    pedidos = new RepositorioPedidos(role.sql());
     Router router = ApiRouter.create(vertx, role.settings());
     router.post("/v1/pedidos").handler(role.tokens().required()).handler(this::crear);
     router.get("/v1/pedidos/:pedido").handler(role.tokens().required()).handler(this::leer);

@@ -3,13 +3,10 @@ package ccp.pedidos;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.Topics;
-import ccp.platform.outbox.Outbox;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
-import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
-import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 
 import java.time.Instant;
@@ -17,39 +14,46 @@ import java.time.ZoneOffset;
 import java.util.Optional;
 import java.util.UUID;
 
-/** Pedidos' tables: the order, its outbox event and the Idempotency-Key record, written in one transaction. */
+/** Pedidos' tables: the order, its outbox event and the Idempotency-Key record, written by one statement. */
 final class RepositorioPedidos {
 
   /** The stored first answer for an Idempotency-Key. */
   record Respuesta(int status, JsonObject body, String huella) {}
 
-  /** Thrown inside the transaction when the key is already taken, so that nothing of this attempt is kept. */
+  /** The Idempotency-Key was taken before; nothing of this attempt was written. */
   static final class ClaveUsada extends RuntimeException {
     ClaveUsada() {
       super(null, null, false, false);
     }
   }
 
-  private static final String RESERVAR_CLAVE = """
-    INSERT INTO pedidos.idempotencia (actor, clave, huella_cuerpo, estado_http, respuesta) VALUES ($1, $2, $3, $4, $5)
-    ON CONFLICT (actor, clave) DO NOTHING""";
+  /**
+   * The order and its outbox row in one statement, hence one transaction. With an Idempotency-Key the key's row is
+   * inserted first and the order only if the key was free: a reused key writes nothing.
+   */
+  private static final String CREAR = """
+    WITH clave AS (
+           INSERT INTO pedidos.idempotencia (actor, clave, huella_cuerpo, estado_http, respuesta)
+           SELECT $2, $10, $11, 201, $12 WHERE $10::text IS NOT NULL
+           ON CONFLICT (actor, clave) DO NOTHING
+           RETURNING 1),
+         libre AS (SELECT $10::text IS NULL OR EXISTS (SELECT 1 FROM clave) AS si),
+         pedido AS (
+           INSERT INTO pedidos.pedidos (id, actor, tendero, lineas, estado, creado_en)
+           SELECT $1, $2, $3, $4, 'REGISTRADO', $5 FROM libre WHERE si)
+    INSERT INTO pedidos.outbox (id_evento, topic, clave, valor)
+    SELECT $6, $7, $8, $9 FROM libre WHERE si""";
   private static final String RESPUESTA = "SELECT huella_cuerpo, estado_http, respuesta FROM pedidos.idempotencia WHERE actor = $1 AND clave = $2";
-  private static final String INSERTAR = """
-    INSERT INTO pedidos.pedidos (id, actor, tendero, lineas, estado, creado_en) VALUES ($1, $2, $3, $4, 'REGISTRADO', $5)""";
   private static final String LEER = """
     SELECT id, actor, tendero, lineas, estado, creado_en, anulado_en, motivo_anulacion FROM pedidos.pedidos WHERE id = $1""";
   private static final String ANULAR = """
     UPDATE pedidos.pedidos SET estado = 'ANULADO', anulado_en = now(), motivo_anulacion = $2
     WHERE id = $1 AND estado <> 'ANULADO'""";
 
-  private final Pool pool;
   private final SqlClient sql;
-  private final Outbox outbox;
 
-  RepositorioPedidos(Pool pool, SqlClient sql, Outbox outbox) {
-    this.pool = pool;
+  RepositorioPedidos(SqlClient sql) {
     this.sql = sql;
-    this.outbox = outbox;
   }
 
   /**
@@ -65,16 +69,11 @@ final class RepositorioPedidos {
     Envelope escritura = new Envelope(idEscritura, EventTypes.ESCRITURA_REALIZADA, "/pedidos", creado, id.toString(), new JsonObject()
       .put("id_escritura", idEscritura).put("servicio", "pedidos").put("operacion", "CREAR_PEDIDO").put("pedido", id.toString())
       .put("actor", actor).put("tendero", solicitud.tendero()).put("lineas", solicitud.lineas()).put("t_escritura", creado.toString()));
-    return pool.withTransaction(conn -> reservar(conn, actor, clave, solicitud.huella(), pedido)
-      .compose(x -> conn.preparedQuery(INSERTAR).execute(Tuple.of(id, actor, solicitud.tendero(), solicitud.lineas(), creado.atOffset(ZoneOffset.UTC))))
-      .compose(x -> outbox.add(conn, Topics.ESCRITURA_REALIZADA, id.toString(), escritura))
-      .map(pedido));
-  }
-
-  private Future<Void> reservar(SqlConnection conn, String actor, String clave, String huella, JsonObject respuesta) {
-    if (clave == null) return Future.succeededFuture();
-    return conn.preparedQuery(RESERVAR_CLAVE).execute(Tuple.of(actor, clave, huella, 201, respuesta))
-      .compose(rows -> rows.rowCount() == 1 ? Future.succeededFuture() : Future.failedFuture(new ClaveUsada()));
+    Tuple params = Tuple.of(id, actor, solicitud.tendero(), solicitud.lineas(), creado.atOffset(ZoneOffset.UTC))
+      .addValue(UUID.fromString(idEscritura)).addValue(Topics.ESCRITURA_REALIZADA).addValue(id.toString()).addValue(escritura.encode())
+      .addValue(clave).addValue(clave == null ? null : solicitud.huella()).addValue(clave == null ? null : pedido);
+    return sql.preparedQuery(CREAR).execute(params)
+      .compose(rows -> rows.rowCount() == 1 ? Future.succeededFuture(pedido) : Future.failedFuture(new ClaveUsada()));
   }
 
   Future<Optional<Respuesta>> respuestaGuardada(String actor, String clave) {

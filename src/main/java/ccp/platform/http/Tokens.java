@@ -12,6 +12,8 @@ import io.vertx.ext.auth.jwt.JWTAuth;
 import io.vertx.ext.auth.jwt.JWTAuthOptions;
 import io.vertx.ext.web.RoutingContext;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -22,6 +24,8 @@ public final class Tokens {
 
   /** The profile of the system's own services calling each other's internal endpoints. */
   public static final String SISTEMA = "SISTEMA";
+  private static final int VERIFIED_CACHE_SIZE = 4096;
+
   public static final Set<String> PERFILES = Set.of("VENDEDOR", "CONSULTA", "SEGURIDAD", SISTEMA);
 
   private final JWTAuth auth;
@@ -52,17 +56,40 @@ public final class Tokens {
     return settings.integer("jwt.ttl-minutes") * 60_000L;
   }
 
-  /** A route handler that answers 401 unless the request carries a valid token, and attaches its {@link Actor}. */
+  /**
+   * A route handler that answers 401 unless the request carries a valid token, and attaches its {@link Actor}.
+   * Each call makes a handler with its own cache of verified tokens, confined to the verticle that routes with it:
+   * a token's signature and claims are checked once, its expiry on every use. (Revocation is not a property of the
+   * token: the gateway reads the Lista de revocación on every request.)
+   */
   public Handler<RoutingContext> required() {
-    return ctx -> verify(ctx.request().getHeader("Authorization")).onComplete(ar -> {
-      if (ar.succeeded()) {
-        ar.result().attachTo(ctx);
-        ctx.next();
-      } else {
-        ApiErrors.send(ctx, 401, "unauthorized", ar.cause().getMessage());
+    Map<String, Verified> verified = new LinkedHashMap<>(256, 0.75f, true) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<String, Verified> eldest) {
+        return size() > VERIFIED_CACHE_SIZE;
       }
-    });
+    };
+    return ctx -> {
+      String authorization = ctx.request().getHeader("Authorization");
+      Verified known = authorization == null ? null : verified.get(authorization);
+      if (known != null && known.expiresAtSecond() > System.currentTimeMillis() / 1000) {
+        known.actor().attachTo(ctx);
+        ctx.next();
+        return;
+      }
+      verify(authorization).onComplete(ar -> {
+        if (ar.succeeded()) {
+          verified.put(authorization, ar.result());
+          ar.result().actor().attachTo(ctx);
+          ctx.next();
+        } else {
+          ApiErrors.send(ctx, 401, "unauthorized", ar.cause().getMessage());
+        }
+      });
+    };
   }
+
+  private record Verified(Actor actor, long expiresAtSecond) {}
 
   /** A route handler that answers 403 unless the actor has one of the profiles. */
   public static Handler<RoutingContext> requirePerfil(String... perfiles) {
@@ -76,7 +103,7 @@ public final class Tokens {
     };
   }
 
-  Future<Actor> verify(String authorization) {
+  private Future<Verified> verify(String authorization) {
     if (authorization == null || authorization.isBlank()) {
       return Future.failedFuture("missing Authorization header (expected: Bearer <token>)");
     }
@@ -94,7 +121,7 @@ public final class Tokens {
         if (!(perfil instanceof String p) || !PERFILES.contains(p)) {
           return Future.failedFuture("token has no valid perfil claim (one of " + PERFILES + ")");
         }
-        return Future.succeededFuture(new Actor(subject, p));
+        return Future.succeededFuture(new Verified(new Actor(subject, p), ((Number) user.get("exp")).longValue()));
       });
   }
 

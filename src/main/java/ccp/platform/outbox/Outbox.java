@@ -1,6 +1,5 @@
 package ccp.platform.outbox;
 
-import ccp.platform.kafka.Envelope;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
@@ -13,8 +12,8 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * The transactional outbox of one service schema ({@code <schema>.outbox}): the event row is inserted in the
- * transaction of the business write, and {@link RelevoOutbox} publishes it after commit. Each relay step is one
+ * The transactional outbox of one service schema ({@code <schema>.outbox}): the writer inserts the event row in the
+ * transaction (or the very statement) of its business write, and {@link RelevoOutbox} publishes it after commit. Each relay step is one
  * atomic statement, so several relays (one per replica) share the table without locks of their own.
  */
 public final class Outbox {
@@ -22,7 +21,6 @@ public final class Outbox {
   public record PendingEvent(long id, String topic, String key, String value, OffsetDateTime createdAt) {}
 
   private final String schema;
-  private final String insert;
   private final String claim;
   private final String markSent;
   private final String release;
@@ -33,7 +31,6 @@ public final class Outbox {
     if (!schema.matches("[a-z]+")) throw new IllegalArgumentException("not a schema name: " + schema);
     this.schema = schema;
     String table = schema + ".outbox";
-    this.insert = "INSERT INTO " + table + " (id_evento, topic, clave, valor) VALUES ($1, $2, $3, $4)";
     // SKIP LOCKED lets two relays claim disjoint batches; an expired claim (a relay died) is claimed again.
     this.claim = "UPDATE " + table + " SET reclamado_en = now() WHERE id IN ("
       + " SELECT id FROM " + table + " WHERE enviado_en IS NULL"
@@ -47,13 +44,6 @@ public final class Outbox {
 
   public String schema() {
     return schema;
-  }
-
-  /** Adds the event on {@code connection}, which must be the business write's transaction. */
-  public Future<Void> add(SqlClient connection, String topic, String key, Envelope event) {
-    return connection.preparedQuery(insert)
-      .execute(Tuple.of(UUID.fromString(event.id()), topic, key, event.encode()))
-      .mapEmpty();
   }
 
   Future<List<PendingEvent>> claim(SqlClient sql, long claimTimeoutMs, int batch) {

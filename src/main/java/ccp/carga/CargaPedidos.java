@@ -1,0 +1,115 @@
+package ccp.carga;
+
+import ccp.Main;
+import ccp.platform.config.Settings;
+import ccp.platform.http.Tokens;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.WebClient;
+
+import java.net.URI;
+import java.util.Locale;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code carga-pedidos}: creates orders through the gateway at a fixed rate for a fixed time (gateway → pedidos →
+ * outbox → Kafka), a share of them by read-only actors, and prints orders/s, HTTP latency, ASR-2 (t_det → notified),
+ * the gateway's revocation-list check and the outbox publish lag, from the system's own histograms.
+ * Each improper write comes from a read-only actor of this run that the Gestor does not know, so runs repeat
+ * cleanly: the Detector treats an unknown writer as unauthorized.
+ */
+public final class CargaPedidos {
+
+  private static final String IMPROPER = "improper";
+  private static final int BODIES = 128;
+
+  private CargaPedidos() {}
+
+  public static void run(Settings settings, Main.Arguments arguments) {
+    arguments.allowOnly(Set.of("conf", "rate", "duration", "improper", "vendedores", "gateway", "metrics", "connections"));
+    int rate = Carga.positive(arguments, "rate", "1500");
+    int duration = Carga.positive(arguments, "duration", "60");
+    double improper = Carga.fraction(arguments, "improper", "0.01");
+    int vendedores = Carga.positive(arguments, "vendedores", "1000");
+    URI gateway = Carga.uri(arguments, "gateway", "http://127.0.0.1:" + settings.integer("gateway.port"));
+    URI metrics = Carga.uri(arguments, "metrics", "http://127.0.0.1:" + settings.integer("management.port") + "/metrics");
+    int connections = Carga.positive(arguments, "connections", "64");
+
+    Vertx vertx = Vertx.vertx();
+    try {
+      Tokens minter = Tokens.create(vertx, settings);
+      WebClient web = WebClient.create(vertx);
+      String run = UUID.randomUUID().toString().substring(0, 8);
+      String[] bearers = new String[vendedores];
+      for (int i = 0; i < vendedores; i++) bearers[i] = "Bearer " + minter.mint("vendedor-" + (i + 1), "VENDEDOR");
+      Buffer[] bodies = new Buffer[BODIES];
+      for (int i = 0; i < BODIES; i++) {
+        bodies[i] = new JsonObject().put("tendero", "T-" + i).put("lineas", new JsonArray()
+          .add(new JsonObject().put("producto", "P-" + (i % 16)).put("cantidad", 1 + i % 5))
+          .add(new JsonObject().put("producto", "P-" + (16 + i % 7)).put("cantidad", 1))).toBuffer();
+      }
+      RequestOptions create = new RequestOptions().setMethod(HttpMethod.POST).setHost(gateway.getHost()).setPort(gateway.getPort())
+        .setURI("/v1/pedidos").putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+      long[] next = {0};
+      OpenLoad load = new OpenLoad(vertx, Carga.client(vertx, connections), rate, duration, () -> {
+        long n = next[0]++;
+        boolean bad = ThreadLocalRandom.current().nextDouble() < improper;
+        String bearer = bad ? "Bearer " + minter.mint("consulta-carga-" + run + "-" + n, "CONSULTA") : bearers[(int) (n % vendedores)];
+        return new OpenLoad.Shot(new RequestOptions(create).putHeader(HttpHeaders.AUTHORIZATION, bearer),
+          bodies[(int) (n % BODIES)], 201, bad ? IMPROPER : null);
+      });
+
+      Promise<String> report = Promise.promise();
+      vertx.runOnContext(x -> Carga.scrape(web, metrics)
+        .compose(before -> load.run().compose(result -> awaitReactions(vertx, web, metrics, before, result, 0)
+          .map(after -> render(rate, duration, improper, result, before, after))))
+        .onComplete(report));
+      System.out.println(report.future().await(duration + 120L, TimeUnit.SECONDS));
+    } catch (Exception e) {
+      throw new IllegalStateException("load run failed: " + e.getMessage(), e);
+    } finally {
+      vertx.close();
+    }
+  }
+
+  /** Waits (up to 30 s) until every improper write of this run was reacted to and notified. */
+  private static Future<String> awaitReactions(Vertx vertx, WebClient web, URI metrics, String before, OpenLoad.Result result, int attempt) {
+    long expected = result.okByTag().getOrDefault(IMPROPER, 0L);
+    Histogram start = Histogram.parse(before, "asr2_seconds");
+    return Carga.scrape(web, metrics).compose(now ->
+      Histogram.parse(now, "asr2_seconds").countSince(start) >= expected || attempt >= 60
+        ? Future.succeededFuture(now)
+        : vertx.timer(500).compose(x -> awaitReactions(vertx, web, metrics, before, result, attempt + 1)));
+  }
+
+  private static String render(int rate, int duration, double improper, OpenLoad.Result r, String before, String after) {
+    return String.format(Locale.ROOT, """
+      carga-pedidos: target %d/s for %d s through the gateway, %.1f%% by read-only actors
+        orders sent          %d, created (201) %d, failed %d %s
+        achieved             %.1f orders/s
+        HTTP latency         %s
+        improper writes      %d, reactions notified %d
+        ASR-2 (t_det→notified) %s  (budget 5000 ms)
+        revocation check     %s  (per gateway request)
+        outbox publish lag   %s  (commit → broker ack)""",
+      rate, duration, improper * 100, r.sent(), r.ok(), r.sent() - r.ok(), r.failures(), r.perSecond(), r.latency(),
+      r.okByTag().getOrDefault(IMPROPER, 0L),
+      Histogram.parse(after, "asr2_seconds").countSince(Histogram.parse(before, "asr2_seconds")),
+      since(before, after, "asr2_seconds"), since(before, after, "gateway_revocation_check_seconds"),
+      since(before, after, "outbox_publish_lag_seconds"));
+  }
+
+  private static String since(String before, String after, String name) {
+    return Histogram.parse(after, name).describeSince(Histogram.parse(before, name));
+  }
+}
