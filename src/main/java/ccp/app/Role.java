@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -21,17 +22,19 @@ import java.util.stream.Collectors;
  */
 public enum Role {
   // The gateway reads the Lista de revocación and the Gestor's block on every request: it needs those tables.
-  GATEWAY(List.of("gestor", "seguridad"), Gateway::deploy),
-  GESTOR(List.of("gestor"), Gestor::deploy),
-  SEGURIDAD(List.of("seguridad"), Seguridad::deploy),
-  PEDIDOS(List.of("pedidos"), Pedidos::deploy);
+  GATEWAY(List.of("gestor", "seguridad"), Gateway::deploy, null),
+  GESTOR(List.of("gestor"), Gestor::deploy, Gestor::api),
+  SEGURIDAD(List.of("seguridad"), Seguridad::deploy, null),
+  PEDIDOS(List.of("pedidos"), Pedidos::deploy, Pedidos::api);
 
   private final List<String> schemas;
   private final Function<RoleContext, Future<Void>> deployer;
+  private final Function<RoleContext, AppApi> api;
 
-  Role(List<String> schemas, Function<RoleContext, Future<Void>> deployer) {
+  Role(List<String> schemas, Function<RoleContext, Future<Void>> deployer, Function<RoleContext, AppApi> api) {
     this.schemas = schemas;
     this.deployer = deployer;
+    this.api = api;
   }
 
   public String id() {
@@ -44,6 +47,11 @@ public enum Role {
 
   Future<Void> deploy(RoleContext context) {
     return deployer.apply(context);
+  }
+
+  /** The role's App routes, for a gateway that runs in the same process; empty when it has none to share. */
+  public Optional<AppApi> api(RoleContext context) {
+    return context.roles().contains(this) && api != null ? Optional.of(api.apply(context)) : Optional.empty();
   }
 
   /** Parses {@code all} or a comma list such as {@code gestor,seguridad}. */

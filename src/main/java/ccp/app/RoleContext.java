@@ -10,10 +10,15 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VerticleBase;
 import io.vertx.sqlclient.SqlClient;
 
+import java.util.Set;
 import java.util.function.Supplier;
 
-/** What a role's verticles are built from: the process's Vert.x, settings, database client, meters, health and tokens. */
-public record RoleContext(Vertx vertx, Settings settings, SqlClient sql, MeterRegistry registry, Health health, Tokens tokens) {
+/**
+ * What a role's verticles are built from: the process's Vert.x, settings, the roles it runs, database client, meters,
+ * health and tokens.
+ */
+public record RoleContext(Vertx vertx, Settings settings, Set<Role> roles, SqlClient sql, MeterRegistry registry, Health health,
+                          Tokens tokens) {
 
   /** Instances for an HTTP verticle: {@code http.instances}, or one per event loop when it is 0. */
   public int httpInstances() {

@@ -1,5 +1,7 @@
 package ccp.gateway;
 
+import ccp.app.AppApi;
+import ccp.app.Role;
 import ccp.app.RoleContext;
 import ccp.platform.http.Actor;
 import ccp.platform.http.ApiErrors;
@@ -20,11 +22,13 @@ import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * HiloPeticion of the API Gateway (A1, B1): the App's only door. Every request has its token checked (401) and its
- * actor looked up in the Lista de revocación (403 when revoked or blocked), then goes to the role that serves it.
+ * actor looked up in the Lista de revocación (403 when revoked or blocked), then goes to the role that serves it:
+ * over HTTP, or — when that role runs in this same process ({@code --role=all}) — through its routes in-process.
  */
 public final class HiloPeticion extends VerticleBase {
 
@@ -34,8 +38,10 @@ public final class HiloPeticion extends VerticleBase {
 
   private final RoleContext role;
   private final Timer revisionLista;
+  private final List<AppApi> locales = new ArrayList<>();
   private ListaRevocacion lista;
   private HttpClient client;
+  private Router router;
 
   public HiloPeticion(RoleContext role, Timer revisionLista) {
     this.role = role;
@@ -51,11 +57,14 @@ public final class HiloPeticion extends VerticleBase {
     String gestor = role.settings().text("gestor.url");
     String pedidos = role.settings().text("pedidos.url");
     String seguridad = role.settings().text("seguridad.url");
-    Router router = ApiRouter.create(vertx, role.settings());
+    router = ApiRouter.create(vertx, role.settings());
     router.route("/v1/*").handler(role.tokens().required()).handler(this::revisarLista);
-    router.post("/v1/sesiones").handler(ctx -> reenviar(ctx, gestor));
-    router.post("/v1/pedidos").handler(ctx -> reenviar(ctx, pedidos));
-    router.get("/v1/pedidos/:pedido").handler(ctx -> reenviar(ctx, pedidos));
+    Role.GESTOR.api(role).ifPresentOrElse(this::enProceso,
+      () -> router.post("/v1/sesiones").handler(ctx -> reenviar(ctx, gestor)));
+    Role.PEDIDOS.api(role).ifPresentOrElse(this::enProceso, () -> {
+      router.post("/v1/pedidos").handler(ctx -> reenviar(ctx, pedidos));
+      router.get("/v1/pedidos/:pedido").handler(ctx -> reenviar(ctx, pedidos));
+    });
     router.put("/v1/dispositivos/:vendedor").handler(ctx -> reenviar(ctx, seguridad));
     router.get("/v1/alertas").handler(ctx -> reenviar(ctx, seguridad));
     return vertx.createHttpServer()
@@ -65,7 +74,13 @@ public final class HiloPeticion extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    return client.close();
+    return Future.join(locales.stream().map(AppApi::close).toList()).eventually(() -> client.close());
+  }
+
+  /** The role runs in this process: its routes are served on this thread, behind the same checks, with no HTTP hop. */
+  private void enProceso(AppApi api) {
+    api.mount(router);
+    locales.add(api);
   }
 
   private void revisarLista(RoutingContext ctx) {

@@ -1,5 +1,6 @@
 package ccp.gestor;
 
+import ccp.app.AppApi;
 import ccp.app.RoleContext;
 import io.vertx.core.Future;
 
@@ -7,6 +8,10 @@ import io.vertx.core.Future;
 public final class Gestor {
 
   private Gestor() {}
+
+  public static AppApi api(RoleContext role) {
+    return new ApiSesiones(role);
+  }
 
   public static Future<Void> deploy(RoleContext role) {
     return role.deploy(() -> new HiloPeticion(role), role.httpInstances()).mapEmpty();

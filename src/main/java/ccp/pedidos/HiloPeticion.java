@@ -1,7 +1,7 @@
 package ccp.pedidos;
 
+import ccp.app.AppApi;
 import ccp.app.RoleContext;
-import ccp.platform.http.Actor;
 import ccp.platform.http.ApiErrors;
 import ccp.platform.http.ApiRouter;
 import ccp.platform.http.JsonBody;
@@ -18,18 +18,15 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
- * HiloPeticion of Pedidos (B1): writes an order with its outbox event in one transaction, wakes the RelevoOutbox,
- * and reads orders. Permissions are not checked here: in the view an improper write is written, then detected (B3–B6).
- * One instance per event loop: the view's "thread pool 1..P, one order per thread".
+ * HiloPeticion of Pedidos (B1): serves the App's order routes ({@link ApiPedidos}) and the Reacción's compensation
+ * (B11). One instance per event loop: the view's "thread pool 1..P, one order per thread".
  */
 public final class HiloPeticion extends VerticleBase {
-
-  private static final Pattern CLAVE = Pattern.compile("[A-Za-z0-9_-]{1,128}");
-  private static final Set<String> LECTORES = Set.of("CONSULTA", "SEGURIDAD");
 
   private final RoleContext role;
   private final Outbox outbox;
   private RepositorioPedidos pedidos;
+  private AppApi api;
 
   public HiloPeticion(RoleContext role, Outbox outbox) {
     this.role = role;
@@ -39,9 +36,10 @@ public final class HiloPeticion extends VerticleBase {
   @Override
   public Future<?> start() {
     pedidos = new RepositorioPedidos(role.sql());
+    api = new ApiPedidos(role, outbox);
     Router router = ApiRouter.create(vertx, role.settings());
-    router.post("/v1/pedidos").handler(role.tokens().required()).handler(this::crear);
-    router.get("/v1/pedidos/:pedido").handler(role.tokens().required()).handler(this::leer);
+    router.route("/v1/*").handler(role.tokens().required());
+    api.mount(router);
     router.route("/interno/*").handler(role.tokens().required()).handler(Tokens.requirePerfil(Tokens.SISTEMA));
     router.post("/interno/pedidos/:pedido/anulacion").handler(this::anular);
     return vertx.createHttpServer()
@@ -49,81 +47,18 @@ public final class HiloPeticion extends VerticleBase {
       .listen(role.settings().integer("pedidos.port"), role.settings().text("http.host"));
   }
 
-  private void crear(RoutingContext ctx) {
-    SolicitudPedido solicitud = SolicitudPedido.from(JsonBody.object(ctx, Set.of("tendero", "lineas")));
-    String clave = ctx.request().getHeader("Idempotency-Key");
-    if (clave != null && !CLAVE.matcher(clave).matches()) {
-      throw new JsonBody.BadRequest("Idempotency-Key", "must be 1 to 128 letters, digits, _ or -");
-    }
-    Actor actor = Actor.of(ctx);
-    UUID id = UUID.randomUUID();
-    pedidos.crear(id, actor.id(), solicitud, clave)
-      .onSuccess(pedido -> {
-        vertx.eventBus().send(outbox.wakeAddress(), null);
-        responder(ctx, 201, pedido);
-      })
-      .onFailure(err -> {
-        if (err instanceof RepositorioPedidos.ClaveUsada) {
-          repetido(ctx, actor.id(), clave, solicitud.huella());
-        } else {
-          ctx.fail(err);
-        }
-      });
-  }
-
-  /** A retry answers what the first attempt answered; the same key with another body is a conflict. */
-  private void repetido(RoutingContext ctx, String actor, String clave, String huella) {
-    pedidos.respuestaGuardada(actor, clave).onSuccess(guardada -> {
-      if (guardada.isEmpty()) {
-        ctx.fail(new IllegalStateException("Idempotency-Key " + clave + " taken but not found"));
-      } else if (!guardada.get().huella().equals(huella)) {
-        ApiErrors.send(ctx, 409, "idempotency_key_reused", "Idempotency-Key " + clave + " was used with a different body");
-      } else {
-        responder(ctx, guardada.get().status(), guardada.get().body());
-      }
-    }).onFailure(ctx::fail);
-  }
-
-  private void leer(RoutingContext ctx) {
-    UUID id = pedidoId(ctx);
-    Actor actor = Actor.of(ctx);
-    pedidos.leer(id).onSuccess(pedido -> {
-      if (pedido.isEmpty()) {
-        ApiErrors.send(ctx, 404, "not_found", "no order " + id);
-      } else if (!pedido.get().getString("actor").equals(actor.id()) && !LECTORES.contains(actor.perfil())) {
-        ApiErrors.send(ctx, 403, "forbidden", "order " + id + " belongs to another actor");
-      } else {
-        responder(ctx, 200, pedido.get());
-      }
-    }).onFailure(ctx::fail);
-  }
-
   /** B11: the Reacción compensates an improper write by annulling the order. Idempotent. */
   private void anular(RoutingContext ctx) {
-    UUID id = pedidoId(ctx);
+    UUID id = ApiPedidos.pedidoId(ctx);
     JsonObject body = JsonBody.object(ctx, Set.of("motivo"));
     String motivo = JsonBody.text(body, "motivo", Pattern.compile(".{1,500}"), "1 to 500 characters");
     pedidos.anular(id, motivo).compose(anulado -> pedidos.leer(id).map(pedido -> {
       if (pedido.isEmpty()) {
         ApiErrors.send(ctx, 404, "not_found", "no order " + id);
       } else {
-        responder(ctx, 200, pedido.get().put("anulado_ahora", anulado));
+        ApiPedidos.responder(ctx, 200, pedido.get().put("anulado_ahora", anulado));
       }
       return null;
     })).onFailure(ctx::fail);
-  }
-
-  private static UUID pedidoId(RoutingContext ctx) {
-    try {
-      return UUID.fromString(ctx.pathParam("pedido"));
-    } catch (IllegalArgumentException e) {
-      throw new JsonBody.BadRequest("pedido", "must be a UUID");
-    }
-  }
-
-  private static void responder(RoutingContext ctx, int status, JsonObject body) {
-    ctx.response().setStatusCode(status).putHeader("content-type", "application/json");
-    if (status == 201) ctx.response().putHeader("location", "/v1/pedidos/" + body.getString("pedido"));
-    ctx.response().end(body.encode());
   }
 }

@@ -1,5 +1,6 @@
 package ccp.pedidos;
 
+import ccp.app.AppApi;
 import ccp.app.RoleContext;
 import ccp.platform.outbox.Outbox;
 import ccp.platform.outbox.RelevoOutbox;
@@ -11,6 +12,10 @@ public final class Pedidos {
   static final Outbox OUTBOX = new Outbox("pedidos");
 
   private Pedidos() {}
+
+  public static AppApi api(RoleContext role) {
+    return new ApiPedidos(role, OUTBOX);
+  }
 
   public static Future<Void> deploy(RoleContext role) {
     return Future.all(

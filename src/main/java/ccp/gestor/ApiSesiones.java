@@ -1,0 +1,77 @@
+package ccp.gestor;
+
+import ccp.app.AppApi;
+import ccp.app.RoleContext;
+import ccp.platform.http.Actor;
+import ccp.platform.http.ApiErrors;
+import ccp.platform.http.JsonBody;
+import ccp.platform.kafka.EventPublisher;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Instant;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The App's session route (A2–A3): records the session, hands {@code SesionAbierta} (with t0) to the Productor de
+ * eventos and answers 201 once the broker acknowledged it, without waiting for any verification.
+ */
+final class ApiSesiones implements AppApi {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ApiSesiones.class);
+
+  private final EventPublisher publisher;
+  private final ProductorEventos productor;
+  private final Actores actores;
+
+  ApiSesiones(RoleContext role) {
+    this.publisher = EventPublisher.create(role.vertx(), role.settings(), "gestor-productor-eventos");
+    this.productor = new ProductorEventos(publisher);
+    this.actores = new Actores(role.sql());
+  }
+
+  @Override
+  public void mount(Router router) {
+    router.post("/v1/sesiones").handler(this::abrirSesion);
+  }
+
+  @Override
+  public Future<Void> close() {
+    return publisher.close();
+  }
+
+  private void abrirSesion(RoutingContext ctx) {
+    JsonObject body = JsonBody.object(ctx, Set.of("huella"));
+    String huella = JsonBody.huella(body);
+    Actor actor = Actor.of(ctx);
+    String sesion = UUID.randomUUID().toString();
+    actores.abrirSesion(sesion, actor.id(), huella).compose(apertura -> switch (apertura) {
+      case DESCONOCIDO -> {
+        ApiErrors.send(ctx, 403, "unknown_actor", "actor " + actor.id() + " is not registered in the Gestor");
+        yield Future.succeededFuture();
+      }
+      case BLOQUEADO -> {
+        ApiErrors.send(ctx, 403, "actor_blocked", "actor " + actor.id() + " is blocked");
+        yield Future.succeededFuture();
+      }
+      case ABIERTA -> {
+        Instant t0 = Instant.now();
+        yield productor.sesionAbierta(sesion, actor.id(), huella, t0)
+          .onFailure(err -> actores.cancelarSesion(sesion))
+          .onSuccess(ok -> ctx.response()
+            .setStatusCode(201)
+            .putHeader("content-type", "application/json")
+            .putHeader("location", "/v1/sesiones/" + sesion)
+            .end(new JsonObject().put("sesion", sesion).put("vendedor", actor.id()).put("t0", t0.toString()).encode()));
+      }
+    }).onFailure(err -> {
+      LOG.warn("Session of {} not opened: {}", actor.id(), err.toString());
+      ApiErrors.send(ctx, 503, "unavailable", "the session could not be recorded; retry");
+    });
+  }
+}
