@@ -1,15 +1,13 @@
 package ccp.seguridad;
 
 import ccp.app.RoleContext;
+import ccp.platform.kafka.ConsumerVerticle;
 import ccp.platform.kafka.Envelope;
-import ccp.platform.kafka.EventPublisher;
 import ccp.platform.kafka.EventTypes;
-import ccp.platform.kafka.ReliableConsumer;
 import ccp.platform.kafka.Topics;
 import ccp.platform.metrics.AsrTimers;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
-import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonObject;
 
 import java.time.Duration;
@@ -21,13 +19,11 @@ import java.util.UUID;
  * notifies the security area exactly once per {@code id_alerta} — stored for the listing and, with a webhook
  * configured, POSTed to it. ASR-1 and ASR-2 end here: {@code asr1} records t0 → notified, {@code asr2} t_det → notified.
  */
-public final class ConsumidorAlertas extends VerticleBase {
+public final class ConsumidorAlertas extends ConsumerVerticle {
 
   static final String COLA = "cola.notificador";
 
   private final RoleContext role;
-  private EventPublisher deadLetters;
-  private ReliableConsumer consumer;
   private Avisos avisos;
   private EntregaWebhook webhook;
   private Timer asr1;
@@ -35,32 +31,28 @@ public final class ConsumidorAlertas extends VerticleBase {
   private boolean stopped;
 
   public ConsumidorAlertas(RoleContext role) {
+    super(role.settings(), role.health(), COLA, Topics.ALERTA_SEGURIDAD);
     this.role = role;
   }
 
   @Override
-  public Future<?> start() {
+  protected void prepare() {
     avisos = new Avisos(role.sql());
     asr1 = AsrTimers.asr1(role.registry(), role.settings().millis("asr1.budget-ms"));
     asr2 = AsrTimers.asr2(role.registry(), role.settings().millis("asr2.budget-ms"));
     if (!role.settings().text("notificador.webhook-url").isEmpty()) {
       webhook = new EntregaWebhook(vertx, role.settings());
     }
-    deadLetters = EventPublisher.create(vertx, role.settings(), "seguridad-notificador");
-    consumer = new ReliableConsumer(vertx, role.settings(), COLA, Topics.ALERTA_SEGURIDAD, deadLetters, this::notificar);
-    role.health().readyWhen(COLA, context, consumer::readiness);
-    return consumer.start();
   }
 
   @Override
-  public Future<?> stop() {
+  protected void release() {
     stopped = true;
-    role.health().forget(COLA);
     if (webhook != null) webhook.close();
-    return consumer.stop().eventually(deadLetters::close);
   }
 
-  private Future<Void> notificar(Envelope alerta) {
+  @Override
+  protected Future<Void> handle(Envelope alerta) {
     EventTypes.require(alerta, EventTypes.ALERTA_SEGURIDAD, Topics.ALERTA_SEGURIDAD);
     JsonObject data = alerta.data();
     UUID idAlerta = UUID.fromString(alerta.textOf("id_alerta"));

@@ -2,16 +2,14 @@ package ccp.seguridad;
 
 import ccp.app.RoleContext;
 import ccp.platform.http.ServiceClient;
+import ccp.platform.kafka.ConsumerVerticle;
 import ccp.platform.kafka.Envelope;
-import ccp.platform.kafka.EventPublisher;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.PoisonMessageException;
-import ccp.platform.kafka.ReliableConsumer;
 import ccp.platform.kafka.Topics;
 import ccp.seguridad.RegistroReacciones.Paso;
 import ccp.seguridad.RegistroReacciones.Reaccion;
 import io.vertx.core.Future;
-import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonObject;
 
 import java.net.URLEncoder;
@@ -25,37 +23,31 @@ import java.util.UUID;
  * {@code cola.detector}, asks the Gestor for the writer's current permissions (B5) and, if the write did not fit them,
  * asks the Reacción (B6, t_det). Its offset moves only once the reaction is durably open.
  */
-public final class ConsumidorEscrituras extends VerticleBase {
+public final class ConsumidorEscrituras extends ConsumerVerticle {
 
   static final String COLA = "cola.detector";
   private static final Set<String> SERVICIOS = Set.of("pedidos");
 
   private final RoleContext role;
-  private EventPublisher deadLetters;
-  private ReliableConsumer consumer;
   private ServiceClient gestor;
 
   public ConsumidorEscrituras(RoleContext role) {
+    super(role.settings(), role.health(), COLA, Topics.ESCRITURA_REALIZADA);
     this.role = role;
   }
 
   @Override
-  public Future<?> start() {
+  protected void prepare() {
     gestor = new ServiceClient(vertx, role.settings(), role.tokens(), "seguridad-detector");
-    deadLetters = EventPublisher.create(vertx, role.settings(), "seguridad-detector");
-    consumer = new ReliableConsumer(vertx, role.settings(), COLA, Topics.ESCRITURA_REALIZADA, deadLetters, this::detectar);
-    role.health().readyWhen(COLA, context, consumer::readiness);
-    return consumer.start();
   }
 
   @Override
-  public Future<?> stop() {
-    role.health().forget(COLA);
+  protected void release() {
     gestor.close();
-    return consumer.stop().eventually(deadLetters::close);
   }
 
-  private Future<Void> detectar(Envelope escritura) {
+  @Override
+  protected Future<Void> handle(Envelope escritura) {
     EventTypes.require(escritura, EventTypes.ESCRITURA_REALIZADA, Topics.ESCRITURA_REALIZADA);
     UUID idEscritura = UUID.fromString(escritura.textOf("id_escritura"));
     String servicio = escritura.textOf("servicio");

@@ -1,0 +1,58 @@
+package ccp.platform.kafka;
+
+import ccp.platform.config.Settings;
+import ccp.platform.http.Health;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+
+/**
+ * A verticle that is one consumer thread of the view: a {@link ReliableConsumer} of one group and topic, ready once
+ * the group has taken it in, with one producer (named after the group) for its dead letters and for what it
+ * publishes itself.
+ */
+public abstract class ConsumerVerticle extends VerticleBase {
+
+  private final Settings settings;
+  private final Health health;
+  private final String group;
+  private final String topic;
+  private EventPublisher publisher;
+  private ReliableConsumer consumer;
+
+  protected ConsumerVerticle(Settings settings, Health health, String group, String topic) {
+    this.settings = settings;
+    this.health = health;
+    this.group = group;
+    this.topic = topic;
+  }
+
+  /** Builds what {@link #handle} needs; runs on this verticle's context before the subscription. */
+  protected abstract void prepare();
+
+  /** Handles one record; the future completes when its effect is durable. */
+  protected abstract Future<?> handle(Envelope event);
+
+  /** Releases what {@link #prepare} built, before the consumer commits and leaves its group. */
+  protected void release() {
+  }
+
+  protected final EventPublisher publisher() {
+    return publisher;
+  }
+
+  @Override
+  public final Future<?> start() {
+    publisher = EventPublisher.create(vertx, settings, "ccp-" + group);
+    prepare();
+    consumer = new ReliableConsumer(vertx, settings, group, topic, publisher, this::handle);
+    health.readyWhen(group, context, consumer::readiness);
+    return consumer.start();
+  }
+
+  @Override
+  public final Future<?> stop() {
+    health.forget(group);
+    release();
+    return consumer.stop().eventually(publisher::close);
+  }
+}
