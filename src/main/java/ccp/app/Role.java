@@ -1,5 +1,6 @@
 package ccp.app;
 
+import ccp.cadena.Cadena;
 import ccp.gateway.Gateway;
 import ccp.gestor.Gestor;
 import ccp.pedidos.Pedidos;
@@ -25,7 +26,8 @@ public enum Role {
   GATEWAY(List.of("gestor", "seguridad"), Gateway::deploy, null),
   GESTOR(List.of("gestor"), Gestor::deploy, Gestor::api),
   SEGURIDAD(List.of("seguridad"), Seguridad::deploy, null),
-  PEDIDOS(List.of("pedidos"), Pedidos::deploy, Pedidos::api);
+  PEDIDOS(List.of("pedidos"), Pedidos::deploy, Pedidos::api),
+  CADENA(List.of("cadena"), Cadena::deploy, null);
 
   private final List<String> schemas;
   private final Function<RoleContext, Future<Void>> deployer;

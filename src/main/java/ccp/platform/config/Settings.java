@@ -61,6 +61,7 @@ public final class Settings {
     integer("outbox.poll-ms", 10, 60_000);
     integer("outbox.batch-size", 1, 10_000);
     integer("outbox.claim-timeout-ms", 100, 600_000);
+    integer("cadena.plazo-etapa-ms", 100, 3_600_000);
     integer("reaccion.revocacion-horas", 1, 24 * 365);
     integer("reaccion.reanudar-tras-ms", 100, 600_000);
     integer("asr1.budget-ms", 1, 60_000);

@@ -6,6 +6,7 @@ public final class EventTypes {
   public static final String SESION_ABIERTA = "ccp.sesion.abierta";
   public static final String ALERTA_SEGURIDAD = "ccp.alerta.seguridad";
   public static final String ESCRITURA_REALIZADA = "ccp.escritura.realizada";
+  public static final String ETAPA_EJECUTAR = "ccp.etapa.ejecutar";
   public static final String MENSAJE_FALLIDO = "ccp.mensaje.fallido";
 
   private EventTypes() {}

@@ -11,12 +11,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The topics of DESIGN.md §3. Security topics have one partition (one active consumer + a standby). */
+/**
+ * The topics of DESIGN.md §3. Security topics have one partition (one active consumer + a standby); the chain's have
+ * P ({@code kafka.partitions.chain}), the most replicas of a chain role that can share the work.
+ */
 public final class Topics {
 
   public static final String SESION_ABIERTA = "sesion.abierta";
   public static final String ALERTA_SEGURIDAD = "alerta.seguridad";
   public static final String ESCRITURA_REALIZADA = "escritura.realizada";
+  public static final String ETAPA_EJECUTAR = "etapa.ejecutar";
   public static final String COLA_FALLIDOS = "cola.fallidos";
 
   private static final Logger LOG = LoggerFactory.getLogger(Topics.class);
@@ -30,6 +34,7 @@ public final class Topics {
     topics.put(SESION_ABIERTA, security);
     topics.put(ALERTA_SEGURIDAD, security);
     topics.put(ESCRITURA_REALIZADA, security);
+    topics.put(ETAPA_EJECUTAR, settings.integer("kafka.partitions.chain"));
     topics.put(COLA_FALLIDOS, 1);
     return topics;
   }
