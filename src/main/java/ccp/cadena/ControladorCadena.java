@@ -20,7 +20,8 @@ import java.util.UUID;
  */
 public final class ControladorCadena extends ConsumerVerticle {
 
-  static final String COLA = "cola.coordinador";
+  /** The Coordinador's own queue on the writes; its confirmations queue is {@code cola.coordinador}. */
+  static final String COLA = "cola.coordinador.escrituras";
   private static final String CREAR_PEDIDO = "CREAR_PEDIDO";
 
   private final RoleContext role;

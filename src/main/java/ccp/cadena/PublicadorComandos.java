@@ -12,8 +12,8 @@ import java.time.Instant;
 import java.util.UUID;
 
 /**
- * PublicadorComandos (step 5): sends a stage its command on {@code etapa.ejecutar}, key pedido. The command carries
- * its attempt, so a stage can tell a retry from a redelivery, and what the stage needs (the order's lines).
+ * PublicadorComandos (steps 5 and 12): sends a stage its command on {@code etapa.ejecutar}, key pedido — with its
+ * attempt and what the stage needs (the order's lines) — and a finished order on {@code pedido.listo}.
  */
 final class PublicadorComandos {
 
@@ -21,6 +21,20 @@ final class PublicadorComandos {
 
   PublicadorComandos(EventPublisher publisher) {
     this.publisher = publisher;
+  }
+
+  /** Asks a stage to undo what it did for an order rejected later in the chain. */
+  Future<Void> compensar(UUID pedido, Etapa etapa) {
+    JsonObject data = new JsonObject().put("pedido", pedido.toString()).put("etapa", etapa.name()).put("accion", "COMPENSAR");
+    Envelope comando = Envelope.create(EventTypes.ETAPA_EJECUTAR, "/cadena/coordinador", pedido.toString(), data);
+    return publisher.publish(Topics.ETAPA_EJECUTAR, pedido.toString(), comando).mapEmpty();
+  }
+
+  /** Step 12: the three stages are done; Logística takes it from {@code pedido.listo}. */
+  Future<Void> listo(UUID pedido) {
+    Envelope listo = Envelope.create(EventTypes.PEDIDO_LISTO, "/cadena/coordinador", pedido.toString(),
+      new JsonObject().put("pedido", pedido.toString()));
+    return publisher.publish(Topics.PEDIDO_LISTO, pedido.toString(), listo).mapEmpty();
   }
 
   Future<Void> ejecutar(UUID pedido, Etapa etapa, int intento, JsonArray lineas) {

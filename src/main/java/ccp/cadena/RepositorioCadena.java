@@ -36,10 +36,83 @@ final class RepositorioCadena {
     UNION ALL
     SELECT etapa, intento FROM cadena.cadena_etapa WHERE pedido = $1 AND estado IN ('EN_CURSO', 'EN_REINTENTO')""";
 
+  /** Step 11: the stage confirmed, the next one EN_CURSO with its deadline — both or neither. Answers the order's lines. */
+  private static final String AVANZAR = """
+    WITH hecha AS (
+           UPDATE cadena.cadena_etapa SET estado = 'COMPLETADA', actualizada_en = now()
+           WHERE pedido = $1 AND etapa = $2 AND estado IN ('EN_CURSO', 'EN_REINTENTO')
+           RETURNING pedido)
+    UPDATE cadena.cadena_etapa e
+    SET estado = 'EN_CURSO', intento = 1, plazo = now() + make_interval(secs => $4::float8 / 1000), actualizada_en = now()
+    FROM hecha, cadena.cadenas c
+    WHERE e.pedido = hecha.pedido AND e.etapa = $3 AND e.estado = 'PENDIENTE' AND c.pedido = hecha.pedido
+    RETURNING e.intento, c.lineas""";
+
+  /** Step 12: the last stage confirmed and the chain LISTO — both or neither. */
+  private static final String TERMINAR = """
+    WITH hecha AS (
+           UPDATE cadena.cadena_etapa SET estado = 'COMPLETADA', actualizada_en = now()
+           WHERE pedido = $1 AND etapa = $2 AND estado IN ('EN_CURSO', 'EN_REINTENTO')
+           RETURNING pedido)
+    UPDATE cadena.cadenas c SET estado = 'LISTO', terminada_en = now()
+    FROM hecha WHERE c.pedido = hecha.pedido AND c.estado = 'EN_CURSO'
+    RETURNING c.pedido""";
+
+  /** A stage answered that the order cannot go on (no stock): the stage RECHAZADA and the chain RECHAZADO. */
+  private static final String RECHAZAR = """
+    WITH hecha AS (
+           UPDATE cadena.cadena_etapa SET estado = 'RECHAZADA', actualizada_en = now()
+           WHERE pedido = $1 AND etapa = $2 AND estado IN ('EN_CURSO', 'EN_REINTENTO')
+           RETURNING pedido)
+    UPDATE cadena.cadenas c SET estado = 'RECHAZADO', terminada_en = now()
+    FROM hecha WHERE c.pedido = hecha.pedido AND c.estado = 'EN_CURSO'
+    RETURNING c.pedido""";
+
+  /** What a repeated confirmation must make sure was sent: the stage now in flight, or the chain's end. */
+  private static final String SITUACION = """
+    SELECT c.estado AS cadena, c.lineas, e.etapa, e.estado, e.intento
+    FROM cadena.cadenas c JOIN cadena.cadena_etapa e ON e.pedido = c.pedido
+    WHERE c.pedido = $1 ORDER BY e.orden""";
+
+  record Situacion(String cadena, JsonArray lineas, List<String> etapas, List<String> estados, List<Integer> intentos) {}
+
   private final SqlClient sql;
 
   RepositorioCadena(SqlClient sql) {
     this.sql = sql;
+  }
+
+  /** The lines and attempt of the next stage if this call moved the chain on; empty if it had moved already. */
+  Future<java.util.Optional<Row>> avanzar(UUID pedido, Etapa hecha, Etapa siguiente, long plazoMs) {
+    return sql.preparedQuery(AVANZAR).execute(Tuple.of(pedido, hecha.name(), siguiente.name(), plazoMs))
+      .map(rows -> rows.size() == 0 ? java.util.Optional.<Row>empty() : java.util.Optional.of(rows.iterator().next()));
+  }
+
+  Future<Boolean> terminar(UUID pedido, Etapa ultima) {
+    return sql.preparedQuery(TERMINAR).execute(Tuple.of(pedido, ultima.name())).map(rows -> rows.size() == 1);
+  }
+
+  Future<Boolean> rechazar(UUID pedido, Etapa etapa) {
+    return sql.preparedQuery(RECHAZAR).execute(Tuple.of(pedido, etapa.name())).map(rows -> rows.size() == 1);
+  }
+
+  Future<java.util.Optional<Situacion>> situacion(UUID pedido) {
+    return sql.preparedQuery(SITUACION).execute(Tuple.of(pedido)).map(rows -> {
+      if (rows.size() == 0) return java.util.Optional.empty();
+      List<String> etapas = new ArrayList<>();
+      List<String> estados = new ArrayList<>();
+      List<Integer> intentos = new ArrayList<>();
+      String cadena = null;
+      JsonArray lineas = null;
+      for (Row row : rows) {
+        cadena = row.getString("cadena");
+        lineas = row.getJsonArray("lineas");
+        etapas.add(row.getString("etapa"));
+        estados.add(row.getString("estado"));
+        intentos.add(row.getInteger("intento"));
+      }
+      return java.util.Optional.of(new Situacion(cadena, lineas, etapas, estados, intentos));
+    });
   }
 
   Future<List<EnCurso>> iniciar(UUID pedido, JsonArray lineas, long plazoMs) {

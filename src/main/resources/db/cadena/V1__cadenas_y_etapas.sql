@@ -21,3 +21,9 @@ CREATE TABLE cadena_etapa (
 );
 -- The sweep (BarridoPlazos) looks for stages in flight past their deadline.
 CREATE INDEX etapas_en_vuelo ON cadena_etapa (plazo) WHERE estado IN ('EN_CURSO', 'EN_REINTENTO');
+
+-- Logística: the orders whose chain finished (pedido.listo), once each.
+CREATE TABLE pedidos_listos (
+  pedido       uuid PRIMARY KEY,
+  recibido_en  timestamptz NOT NULL DEFAULT now()
+);

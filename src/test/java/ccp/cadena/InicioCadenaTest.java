@@ -32,7 +32,9 @@ class InicioCadenaTest {
 
   @BeforeAll
   static void start() throws Exception {
-    app = RunningApp.start(SharedInfra.settings(Map.of("cadena.plazo-etapa-ms", 25_000)), EnumSet.allOf(Role.class));
+    // No stage runs here: the chain must stay at its first stage, as just started.
+    app = RunningApp.start(SharedInfra.settings(Map.of("cadena.plazo-etapa-ms", 25_000)),
+      EnumSet.of(Role.GATEWAY, Role.GESTOR, Role.SEGURIDAD, Role.PEDIDOS, Role.CADENA));
     api = new Api(app.gatewayUrl(), TestTokens.signedWith(app.app().vertx(), SharedInfra.JWT_SECRET));
   }
 

@@ -7,6 +7,8 @@ public final class EventTypes {
   public static final String ALERTA_SEGURIDAD = "ccp.alerta.seguridad";
   public static final String ESCRITURA_REALIZADA = "ccp.escritura.realizada";
   public static final String ETAPA_EJECUTAR = "ccp.etapa.ejecutar";
+  public static final String ETAPA_COMPLETADA = "ccp.etapa.completada";
+  public static final String PEDIDO_LISTO = "ccp.pedido.listo";
   public static final String MENSAJE_FALLIDO = "ccp.mensaje.fallido";
 
   private EventTypes() {}

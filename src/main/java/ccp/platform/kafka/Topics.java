@@ -21,6 +21,8 @@ public final class Topics {
   public static final String ALERTA_SEGURIDAD = "alerta.seguridad";
   public static final String ESCRITURA_REALIZADA = "escritura.realizada";
   public static final String ETAPA_EJECUTAR = "etapa.ejecutar";
+  public static final String ETAPA_COMPLETADA = "etapa.completada";
+  public static final String PEDIDO_LISTO = "pedido.listo";
   public static final String COLA_FALLIDOS = "cola.fallidos";
 
   private static final Logger LOG = LoggerFactory.getLogger(Topics.class);
@@ -34,7 +36,10 @@ public final class Topics {
     topics.put(SESION_ABIERTA, security);
     topics.put(ALERTA_SEGURIDAD, security);
     topics.put(ESCRITURA_REALIZADA, security);
-    topics.put(ETAPA_EJECUTAR, settings.integer("kafka.partitions.chain"));
+    int chain = settings.integer("kafka.partitions.chain");
+    topics.put(ETAPA_EJECUTAR, chain);
+    topics.put(ETAPA_COMPLETADA, chain);
+    topics.put(PEDIDO_LISTO, chain);
     topics.put(COLA_FALLIDOS, 1);
     return topics;
   }

@@ -1,0 +1,47 @@
+package ccp.cadena;
+
+import ccp.app.RoleContext;
+import ccp.platform.kafka.ConsumerVerticle;
+import ccp.platform.kafka.Envelope;
+import ccp.platform.kafka.EventTypes;
+import ccp.platform.kafka.PoisonMessageException;
+import ccp.platform.kafka.Topics;
+import io.vertx.core.Future;
+
+import java.util.UUID;
+
+/**
+ * ConsumidorMensajes of the Coordinador (steps 9–11): takes the stages' confirmations from {@code cola.coordinador}
+ * and hands them to the OrquestadorCadena; its offset moves once the chain's next step is recorded and sent.
+ */
+public final class ConsumidorMensajes extends ConsumerVerticle {
+
+  static final String COLA = "cola.coordinador";
+
+  private final RoleContext role;
+  private OrquestadorCadena orquestador;
+
+  public ConsumidorMensajes(RoleContext role) {
+    super(role.settings(), role.health(), COLA, Topics.ETAPA_COMPLETADA);
+    this.role = role;
+  }
+
+  @Override
+  protected void prepare() {
+    orquestador = new OrquestadorCadena(new RepositorioCadena(role.sql()), new PublicadorComandos(publisher()),
+      role.settings().integer("cadena.plazo-etapa-ms"));
+  }
+
+  @Override
+  protected Future<Void> handle(Envelope confirmacion) {
+    EventTypes.require(confirmacion, EventTypes.ETAPA_COMPLETADA, Topics.ETAPA_COMPLETADA);
+    UUID pedido = UUID.fromString(confirmacion.textOf("pedido"));
+    Etapa etapa;
+    try {
+      etapa = Etapa.valueOf(confirmacion.textOf("etapa"));
+    } catch (IllegalArgumentException e) {
+      throw new PoisonMessageException("unknown etapa " + confirmacion.textOf("etapa"));
+    }
+    return orquestador.confirmada(pedido, etapa, confirmacion.textOf("resultado"));
+  }
+}

@@ -1,0 +1,87 @@
+package ccp.etapas;
+
+import ccp.app.RoleContext;
+import ccp.cadena.Etapa;
+import ccp.platform.kafka.ConsumerVerticle;
+import ccp.platform.kafka.Envelope;
+import ccp.platform.kafka.EventTypes;
+import ccp.platform.kafka.PoisonMessageException;
+import ccp.platform.kafka.Topics;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.UUID;
+import java.util.function.Function;
+
+/**
+ * ConsumidorEtapa of one stage (steps 7–8): takes the commands for its stage from its own queue on
+ * {@code etapa.ejecutar}, applies the stage's effect once per order (a redelivered command only re-confirms) and
+ * publishes {@code etapa.completada} with what it did. Its offset moves only after the confirmation is acknowledged.
+ */
+public final class ConsumidorEtapa extends ConsumerVerticle {
+
+  private final Etapa etapa;
+  private final Function<RoleContext, Efecto> fabrica;
+  private final RoleContext role;
+  private Efecto efecto;
+
+  private ConsumidorEtapa(RoleContext role, Etapa etapa, Function<RoleContext, Efecto> fabrica) {
+    super(role.settings(), role.health(), etapa.cola(), Topics.ETAPA_EJECUTAR);
+    this.role = role;
+    this.etapa = etapa;
+    this.fabrica = fabrica;
+  }
+
+  public static ConsumidorEtapa facturacion(RoleContext role) {
+    return new ConsumidorEtapa(role, Etapa.FACTURACION, r -> new Facturacion(r.sql()));
+  }
+
+  public static ConsumidorEtapa inventario(RoleContext role) {
+    return new ConsumidorEtapa(role, Etapa.INVENTARIO, r -> new Inventario(r.pool(), r.sql()));
+  }
+
+  public static ConsumidorEtapa despacho(RoleContext role) {
+    return new ConsumidorEtapa(role, Etapa.DESPACHO, r -> new ValidacionDespacho(r.sql()));
+  }
+
+  @Override
+  protected void prepare() {
+    efecto = fabrica.apply(role);
+  }
+
+  @Override
+  protected Future<Void> handle(Envelope comando) {
+    EventTypes.require(comando, EventTypes.ETAPA_EJECUTAR, Topics.ETAPA_EJECUTAR);
+    if (!etapa.name().equals(comando.textOf("etapa"))) return Future.succeededFuture();
+    UUID pedido = UUID.fromString(comando.textOf("pedido"));
+    int intento = comando.data().getInteger("intento", 0);
+    boolean compensar = "COMPENSAR".equals(comando.data().getString("accion"));
+    Future<Resultado> hecho = compensar ? efecto.compensar(pedido) : efecto.aplicar(pedido, lineas(comando.data()));
+    return hecho.compose(resultado -> confirmar(pedido, intento, resultado));
+  }
+
+  private Future<Void> confirmar(UUID pedido, int intento, Resultado resultado) {
+    JsonObject data = new JsonObject()
+      .put("pedido", pedido.toString())
+      .put("etapa", etapa.name())
+      .put("intento", intento)
+      .put("resultado", resultado.resultado())
+      .put("motivo", resultado.motivo());
+    Envelope confirmacion = Envelope.create(EventTypes.ETAPA_COMPLETADA, "/etapas/" + etapa.name().toLowerCase(), pedido.toString(), data);
+    return publisher().publish(Topics.ETAPA_COMPLETADA, pedido.toString(), confirmacion).mapEmpty();
+  }
+
+  private static JsonArray lineas(JsonObject data) {
+    if (!(data.getValue("lineas") instanceof JsonArray lineas) || lineas.isEmpty()) {
+      throw new PoisonMessageException("'lineas' must be a non-empty list");
+    }
+    for (Object linea : lineas) {
+      if (!(linea instanceof JsonObject l) || !(l.getValue("producto") instanceof String)
+        || !(l.getValue("cantidad") instanceof Integer q) || q < 1) {
+        throw new PoisonMessageException("every line needs a 'producto' and a positive integer 'cantidad'");
+      }
+    }
+    return lineas;
+  }
+}

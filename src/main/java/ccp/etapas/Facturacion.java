@@ -1,0 +1,53 @@
+package ccp.etapas;
+
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
+
+import java.util.UUID;
+
+/** Facturación: issues the order's invoice; compensates it with a credit note when the order is rejected. */
+final class Facturacion implements Efecto {
+
+  /** EtapaProcesada and the invoice in one statement; a repeat answers the first result. */
+  private static final String FACTURAR = """
+    WITH marca AS (
+           INSERT INTO facturacion.etapa_procesada (pedido, etapa, resultado) VALUES ($1, 'FACTURACION', 'COMPLETADA')
+           ON CONFLICT (pedido, etapa) DO NOTHING
+           RETURNING resultado, motivo),
+         factura AS (INSERT INTO facturacion.facturas (pedido, lineas, unidades) SELECT $1, $2, $3 FROM marca)
+    SELECT resultado, motivo FROM marca
+    UNION ALL
+    SELECT resultado, motivo FROM facturacion.etapa_procesada WHERE pedido = $1 AND etapa = 'FACTURACION'""";
+
+  private static final String COMPENSAR = """
+    WITH marca AS (
+           INSERT INTO facturacion.etapa_procesada (pedido, etapa, resultado, motivo)
+           SELECT pedido, 'COMPENSACION', 'COMPENSADA', 'nota de crédito' FROM facturacion.facturas WHERE pedido = $1
+           ON CONFLICT (pedido, etapa) DO NOTHING
+           RETURNING resultado, motivo),
+         nota AS (INSERT INTO facturacion.notas_credito (pedido, motivo) SELECT $1, 'pedido rechazado' FROM marca)
+    SELECT resultado, motivo FROM marca
+    UNION ALL
+    SELECT resultado, motivo FROM facturacion.etapa_procesada WHERE pedido = $1 AND etapa = 'COMPENSACION'""";
+
+  private final SqlClient sql;
+
+  Facturacion(SqlClient sql) {
+    this.sql = sql;
+  }
+
+  @Override
+  public Future<Resultado> aplicar(UUID pedido, JsonArray lineas) {
+    return sql.preparedQuery(FACTURAR).execute(Tuple.of(pedido, lineas, Efecto.unidades(lineas))).map(Resultado::of);
+  }
+
+  /** A credit note for the invoice; an order never invoiced has nothing to compensate. */
+  @Override
+  public Future<Resultado> compensar(UUID pedido) {
+    return sql.preparedQuery(COMPENSAR).execute(Tuple.of(pedido)).map(rows -> rows.size() == 0
+      ? new Resultado(Resultado.COMPENSADA, "sin factura")
+      : Resultado.of(rows));
+  }
+}
