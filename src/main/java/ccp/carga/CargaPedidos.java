@@ -105,7 +105,7 @@ public final class CargaPedidos {
       rate, duration, improper * 100, r.sent(), r.ok(), r.sent() - r.ok(), r.failures(), r.perSecond(), r.latency(),
       r.okByTag().getOrDefault(IMPROPER, 0L),
       Histogram.parse(after, "asr2_seconds").countSince(Histogram.parse(before, "asr2_seconds")),
-      since(before, after, "asr2_seconds"), since(before, after, "gateway_revocation_check_seconds"),
+      since(before, after, "asr2_seconds"), since(before, after, "revocation_check_seconds"),
       since(before, after, "outbox_publish_lag_seconds"));
   }
 

@@ -64,7 +64,8 @@ public final class CargaSesiones {
       });
 
       Promise<String> report = Promise.promise();
-      vertx.runOnContext(x -> registerDevices(web, seguridad, bearers, connections)
+      String area = "Bearer " + minter.mint("seguridad-1", "SEGURIDAD");
+      vertx.runOnContext(x -> registerDevices(web, seguridad, area, vendedores, connections)
         .compose(registered -> Carga.scrape(web, metrics))
         .compose(before -> load.run().compose(result -> awaitAlerts(vertx, web, metrics, before, result, 0)
           .map(after -> render(rate, duration, unknown, vendedores, result, Histogram.parse(before, "asr1_seconds"), after))))
@@ -77,16 +78,16 @@ public final class CargaSesiones {
     }
   }
 
-  /** Each vendedor's own device is registered first, so that only the deliberate strangers raise alerts. */
-  private static Future<Void> registerDevices(WebClient web, URI seguridad, String[] bearers, int batch) {
+  /** The security area registers each vendedor's own device first, so that only the deliberate strangers raise alerts. */
+  private static Future<Void> registerDevices(WebClient web, URI seguridad, String area, int vendedores, int batch) {
     Future<Void> chain = Future.succeededFuture();
-    for (int from = 0; from < bearers.length; from += batch) {
+    for (int from = 0; from < vendedores; from += batch) {
       int start = from;
       chain = chain.compose(x -> {
         List<Future<?>> puts = new ArrayList<>();
-        for (int i = start; i < Math.min(bearers.length, start + batch); i++) {
+        for (int i = start; i < Math.min(vendedores, start + batch); i++) {
           puts.add(web.putAbs(seguridad + "/v1/dispositivos/" + vendedor(i))
-            .putHeader("Authorization", bearers[i])
+            .putHeader("Authorization", area)
             .sendJsonObject(new JsonObject().put("huella", "casa-" + vendedor(i)))
             .compose(r -> r.statusCode() == 200 ? Future.succeededFuture() : Future.failedFuture("device registration answered " + r.statusCode())));
         }

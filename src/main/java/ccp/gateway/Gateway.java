@@ -1,12 +1,12 @@
 package ccp.gateway;
 
 import ccp.app.RoleContext;
+import ccp.seguridad.ListaRevocacion;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.healthchecks.Status;
 
-import java.time.Duration;
 
 /** The {@code gateway} role: API Gateway ×2 in the view, the App's only door. */
 public final class Gateway {
@@ -14,11 +14,7 @@ public final class Gateway {
   private Gateway() {}
 
   public static Future<Void> deploy(RoleContext role) {
-    Timer revision = Timer.builder("gateway_revocation_check")
-      .description("Lookup of the actor in the Lista de revocación, on every gateway request")
-      .publishPercentileHistogram()
-      .minimumExpectedValue(Duration.ofNanos(10_000))
-      .register(role.registry());
+    Timer revision = ListaRevocacion.timer(role.registry());
     ListaRevocacion lista = new ListaRevocacion(role.sql());
     // Ready only when the list (migrated by the seguridad and gestor roles) can be read.
     role.health().readiness().register("lista-revocacion", 2_000, promise -> lista.estado("readiness-probe")

@@ -3,7 +3,7 @@ package ccp.gateway;
 import ccp.app.AppApi;
 import ccp.app.Role;
 import ccp.app.RoleContext;
-import ccp.platform.http.Actor;
+import ccp.seguridad.ListaRevocacion;
 import ccp.platform.http.ApiErrors;
 import ccp.platform.http.ApiRouter;
 import io.micrometer.core.instrument.Timer;
@@ -58,7 +58,7 @@ public final class HiloPeticion extends VerticleBase {
     String pedidos = role.settings().text("pedidos.url");
     String seguridad = role.settings().text("seguridad.url");
     router = ApiRouter.create(vertx, role.settings());
-    router.route("/v1/*").handler(role.tokens().required()).handler(this::revisarLista);
+    router.route("/v1/*").handler(role.tokens().required()).handler(lista.requerirVigente(revisionLista));
     Role.GESTOR.api(role).ifPresentOrElse(this::enProceso,
       () -> router.post("/v1/sesiones").handler(ctx -> reenviar(ctx, gestor)));
     Role.PEDIDOS.api(role).ifPresentOrElse(this::enProceso, () -> {
@@ -83,26 +83,10 @@ public final class HiloPeticion extends VerticleBase {
     locales.add(api);
   }
 
-  private void revisarLista(RoutingContext ctx) {
-    Actor actor = Actor.of(ctx);
-    long began = System.nanoTime();
-    lista.estado(actor.id()).onSuccess(estado -> {
-      revisionLista.record(System.nanoTime() - began, java.util.concurrent.TimeUnit.NANOSECONDS);
-      switch (estado) {
-        case PERMITIDO -> ctx.next();
-        case REVOCADO -> ApiErrors.send(ctx, 403, "actor_revoked", "actor " + actor.id() + " is in the revocation list");
-        case BLOQUEADO -> ApiErrors.send(ctx, 403, "actor_blocked", "actor " + actor.id() + " is blocked");
-      }
-    }).onFailure(err -> {
-      LOG.warn("Revocation list unreadable: {}", err.toString());
-      ApiErrors.send(ctx, 503, "unavailable", "the revocation list could not be read; retry");
-    });
-  }
-
   private void reenviar(RoutingContext ctx, String base) {
     RequestOptions request = new RequestOptions()
       .setMethod(ctx.request().method())
-      .setAbsoluteURI(base + ctx.request().uri())
+      .setAbsoluteURI(base + ctx.request().path() + (ctx.request().query() == null ? "" : "?" + ctx.request().query()))
       .setTimeout(role.settings().integer("http.client-timeout-ms"));
     MultiMap headers = ctx.request().headers();
     for (String name : FORWARDED) {

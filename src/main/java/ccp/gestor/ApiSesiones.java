@@ -62,7 +62,8 @@ final class ApiSesiones implements AppApi {
       case ABIERTA -> {
         Instant t0 = Instant.now();
         yield productor.sesionAbierta(sesion, actor.id(), huella, t0)
-          .onFailure(err -> actores.cancelarSesion(sesion))
+          .onFailure(err -> actores.cancelarSesion(sesion)
+            .onFailure(e -> LOG.warn("Session {} of {} could not be closed after the broker refused it: {}", sesion, actor.id(), e.toString())))
           .onSuccess(ok -> ctx.response()
             .setStatusCode(201)
             .putHeader("content-type", "application/json")

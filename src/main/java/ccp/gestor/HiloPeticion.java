@@ -5,6 +5,7 @@ import ccp.app.RoleContext;
 import ccp.platform.http.ApiErrors;
 import ccp.platform.http.ApiRouter;
 import ccp.platform.http.Tokens;
+import ccp.seguridad.ListaRevocacion;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonObject;
@@ -31,7 +32,8 @@ public final class HiloPeticion extends VerticleBase {
     api = new ApiSesiones(role);
     actores = new Actores(role.sql());
     Router router = ApiRouter.create(vertx, role.settings());
-    router.route("/v1/*").handler(role.tokens().required());
+    router.route("/v1/*").handler(role.tokens().required())
+      .handler(new ListaRevocacion(role.sql()).requerirVigente(ListaRevocacion.timer(role.registry())));
     api.mount(router);
     router.route("/interno/*").handler(role.tokens().required()).handler(Tokens.requirePerfil(Tokens.SISTEMA));
     router.get("/interno/actores/:actor/permisos").handler(this::permisos);

@@ -6,6 +6,7 @@ import ccp.platform.http.ApiErrors;
 import ccp.platform.http.ApiRouter;
 import ccp.platform.http.JsonBody;
 import ccp.platform.http.Tokens;
+import ccp.seguridad.ListaRevocacion;
 import ccp.platform.outbox.Outbox;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -38,7 +39,8 @@ public final class HiloPeticion extends VerticleBase {
     pedidos = new RepositorioPedidos(role.sql());
     api = new ApiPedidos(role, outbox);
     Router router = ApiRouter.create(vertx, role.settings());
-    router.route("/v1/*").handler(role.tokens().required());
+    router.route("/v1/*").handler(role.tokens().required())
+      .handler(new ListaRevocacion(role.sql()).requerirVigente(ListaRevocacion.timer(role.registry())));
     api.mount(router);
     router.route("/interno/*").handler(role.tokens().required()).handler(Tokens.requirePerfil(Tokens.SISTEMA));
     router.post("/interno/pedidos/:pedido/anulacion").handler(this::anular);
@@ -51,7 +53,7 @@ public final class HiloPeticion extends VerticleBase {
   private void anular(RoutingContext ctx) {
     UUID id = ApiPedidos.pedidoId(ctx);
     JsonObject body = JsonBody.object(ctx, Set.of("motivo"));
-    String motivo = JsonBody.text(body, "motivo", Pattern.compile(".{1,500}"), "1 to 500 characters");
+    String motivo = JsonBody.text(body, "motivo", Pattern.compile("[^\\p{Cntrl}]{1,500}"), "1 to 500 printable characters");
     pedidos.anular(id, motivo).compose(anulado -> pedidos.leer(id).map(pedido -> {
       if (pedido.isEmpty()) {
         ApiErrors.send(ctx, 404, "not_found", "no order " + id);

@@ -1,8 +1,6 @@
 package ccp.seguridad;
 
 import ccp.app.RoleContext;
-import ccp.platform.http.Actor;
-import ccp.platform.http.ApiErrors;
 import ccp.platform.http.ApiRouter;
 import ccp.platform.http.JsonBody;
 import ccp.platform.http.Tokens;
@@ -15,9 +13,9 @@ import io.vertx.ext.web.RoutingContext;
 import java.util.Set;
 
 /**
- * The security area's HTTP API: the delivered alerts ({@code GET /v1/alertas}, profile SEGURIDAD) and the
- * registration of a legitimate device change ({@code PUT /v1/dispositivos/{vendedor}}, by the vendedor or SEGURIDAD)
- * through ControladorRegistro.
+ * The security area's HTTP API (profile SEGURIDAD): the delivered alerts ({@code GET /v1/alertas}) and the
+ * registration of a vendedor's legitimate device change ({@code PUT /v1/dispositivos/{vendedor}}) through
+ * ControladorRegistro. A vendedor cannot register a device for itself: a stolen token would then silence ASR-1.
  */
 public final class ApiSeguridad extends VerticleBase {
 
@@ -35,17 +33,19 @@ public final class ApiSeguridad extends VerticleBase {
   public Future<?> start() {
     avisos = new Avisos(role.sql());
     registro = new ControladorRegistro(role.sql());
-    Tokens tokens = role.tokens();
     Router router = ApiRouter.create(vertx, role.settings());
-    router.get("/v1/alertas").handler(tokens.required()).handler(Tokens.requirePerfil("SEGURIDAD")).handler(this::listarAlertas);
-    router.put("/v1/dispositivos/:vendedor").handler(tokens.required()).handler(this::registrarCambio);
+    router.route("/v1/*").handler(role.tokens().required())
+      .handler(new ListaRevocacion(role.sql()).requerirVigente(ListaRevocacion.timer(role.registry())))
+      .handler(Tokens.requirePerfil("SEGURIDAD"));
+    router.get("/v1/alertas").handler(this::listarAlertas);
+    router.put("/v1/dispositivos/:vendedor").handler(this::registrarCambio);
     return vertx.createHttpServer()
       .requestHandler(router)
       .listen(role.settings().integer("seguridad.port"), role.settings().text("http.host"));
   }
 
   private void listarAlertas(RoutingContext ctx) {
-    String actor = ctx.queryParams().get("actor");
+    String actor = ctx.queryParams().get("actor") == null ? null : JsonBody.actorId(ctx.queryParams().get("actor"), "actor");
     int limit = limit(ctx.queryParams().get("limit"));
     avisos.listar(actor, limit)
       .onSuccess(list -> ctx.response().putHeader("content-type", "application/json")
@@ -54,12 +54,7 @@ public final class ApiSeguridad extends VerticleBase {
   }
 
   private void registrarCambio(RoutingContext ctx) {
-    String vendedor = ctx.pathParam("vendedor");
-    Actor actor = Actor.of(ctx);
-    if (!actor.id().equals(vendedor) && !"SEGURIDAD".equals(actor.perfil())) {
-      ApiErrors.send(ctx, 403, "forbidden", "only " + vendedor + " or the security area may register its device");
-      return;
-    }
+    String vendedor = JsonBody.actorId(ctx.pathParam("vendedor"), "vendedor");
     JsonObject body = JsonBody.object(ctx, Set.of("huella"));
     String huella = JsonBody.huella(body);
     registro.registrarCambio(vendedor, huella)

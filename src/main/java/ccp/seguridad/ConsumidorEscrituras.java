@@ -66,7 +66,10 @@ public final class ConsumidorEscrituras extends ConsumerVerticle {
     String path = "/interno/actores/" + URLEncoder.encode(actor, StandardCharsets.UTF_8).replace("+", "%20") + "/permisos";
     return gestor.get(role.settings().text("gestor.url"), path)
       .map(permisos -> permisos.getBoolean("puede_escribir", false))
-      .recover(err -> err instanceof ServiceClient.Failure f && f.status() == 404
-        ? Future.succeededFuture(false) : Future.failedFuture(err));
+      .recover(err -> {
+        if (!(err instanceof ServiceClient.Failure f)) return Future.failedFuture(err);
+        if (f.status() == 404) return Future.succeededFuture(false);
+        return f.isFinal() ? Future.failedFuture(new PoisonMessageException(f.getMessage())) : Future.failedFuture(err);
+      });
   }
 }

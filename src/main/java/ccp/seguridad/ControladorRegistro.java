@@ -37,9 +37,15 @@ final class ControladorRegistro {
     this.sql = sql;
   }
 
+  /**
+   * A first use racing another (or a change) can find neither its own insert nor the other's row in its snapshot;
+   * the statement is then run again, with a new snapshot that sees the winner.
+   */
   Future<String> vigente(String vendedor, String huellaPresentada) {
     return sql.preparedQuery(VIGENTE_O_PRIMER_USO).execute(Tuple.of(vendedor, huellaPresentada))
-      .map(rows -> rows.iterator().next().getString("huella"));
+      .compose(rows -> rows.size() == 1
+        ? Future.succeededFuture(rows.iterator().next().getString("huella"))
+        : vigente(vendedor, huellaPresentada));
   }
 
   /** A legitimate change of device, registered before the new device is used. */

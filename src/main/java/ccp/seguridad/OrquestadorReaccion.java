@@ -98,7 +98,7 @@ public final class OrquestadorReaccion extends VerticleBase {
         "/interno/actores/" + segmento(r.actor()) + "/bloqueo", new JsonObject()));
       case BLOQUEADA -> paso(r, Paso.COMPENSADA, () -> llamar(role.settings().text("pedidos.url"),
         "/interno/pedidos/" + segmento(r.pedido()) + "/anulacion",
-        new JsonObject().put("motivo", "escritura indebida de " + r.actor() + " (reacción " + r.idEscritura() + ")")));
+        new JsonObject().put("motivo", "escritura indebida (reacción " + r.idEscritura() + ")")));
       case COMPENSADA -> paso(r, Paso.NOTIFICADA, () -> alertas.accesoIndebido(r));
       case NOTIFICADA -> Future.succeededFuture();
     };
@@ -120,10 +120,18 @@ public final class OrquestadorReaccion extends VerticleBase {
     });
   }
 
-  /** An unknown actor or order (404) has nothing left to block or annul: the step is done. */
+  /**
+   * An unknown actor or order (404) has nothing left to block or annul: the step is done. Another final refusal
+   * (4xx) cannot change with retries either: it is logged and the reaction goes on, so the area is still notified.
+   */
   private Future<Void> llamar(String base, String path, JsonObject body) {
-    return servicios.post(base, path, body).<Void>mapEmpty().recover(err ->
-      err instanceof ServiceClient.Failure f && f.status() == 404 ? Future.succeededFuture() : Future.failedFuture(err));
+    return servicios.post(base, path, body).<Void>mapEmpty().recover(err -> {
+      if (err instanceof ServiceClient.Failure f && f.isFinal()) {
+        if (f.status() != 404) LOG.error("Reaction step refused for good, going on: {}", f.getMessage());
+        return Future.succeededFuture();
+      }
+      return Future.failedFuture(err);
+    });
   }
 
   private static String segmento(String value) {

@@ -76,7 +76,7 @@ class FlujoSesionTest {
   @DisplayName("a legitimate device change registered first yields no alert when the new device is used")
   void registeredChangeRaisesNoAlert() {
     String vendedor = vendedorConDispositivo("casa-dispositivo-3");
-    Http.Response cambio = Http.put(app.seguridadUrl() + "/v1/dispositivos/" + vendedor, token(vendedor), "{\"huella\":\"nuevo-telefono-3\"}");
+    Http.Response cambio = Http.put(app.seguridadUrl() + "/v1/dispositivos/" + vendedor, areaSeguridad, "{\"huella\":\"nuevo-telefono-3\"}");
     assertThat(cambio.status()).isEqualTo(200);
     assertThat(cambio.json().getString("origen")).isEqualTo("CAMBIO");
 
@@ -87,12 +87,16 @@ class FlujoSesionTest {
   }
 
   @Test
-  @DisplayName("only the vendedor or the security area may register a device change")
+  @DisplayName("only the security area may register a device change: not another vendedor, not the vendedor itself")
   void deviceChangeIsGuarded() {
     String vendedor = vendedorConDispositivo("casa-dispositivo-4");
     String otro = Db.newActor(app.settings(), "VENDEDOR");
     Http.Response ajeno = Http.put(app.seguridadUrl() + "/v1/dispositivos/" + vendedor, token(otro), "{\"huella\":\"robado-4444\"}");
     assertThat(ajeno.status()).isEqualTo(403);
+    Http.Response propio = Http.put(app.seguridadUrl() + "/v1/dispositivos/" + vendedor, token(vendedor), "{\"huella\":\"robado-4444\"}");
+    assertThat(propio.status()).isEqualTo(403);
+    assertThat(Http.put(app.seguridadUrl() + "/v1/dispositivos/bad%00id", areaSeguridad, "{\"huella\":\"repuesto-4444\"}").status())
+      .isEqualTo(400);
     Http.Response area = Http.put(app.seguridadUrl() + "/v1/dispositivos/" + vendedor, areaSeguridad, "{\"huella\":\"repuesto-4444\"}");
     assertThat(area.status()).isEqualTo(200);
   }
@@ -186,7 +190,7 @@ class FlujoSesionTest {
 
   private static String vendedorConDispositivo(String huella) {
     String vendedor = Db.newActor(app.settings(), "VENDEDOR");
-    Http.Response response = Http.put(app.seguridadUrl() + "/v1/dispositivos/" + vendedor, token(vendedor),
+    Http.Response response = Http.put(app.seguridadUrl() + "/v1/dispositivos/" + vendedor, areaSeguridad,
       new JsonObject().put("huella", huella).encode());
     assertThat(response.status()).isEqualTo(200);
     return vendedor;

@@ -41,7 +41,7 @@ class ReaccionReinicioTest {
       RunningApp primera = RunningApp.start(SharedInfra.process(cluster, Map.of()), Set.of(Role.SEGURIDAD));
       Await.until(Duration.ofSeconds(15), () -> Db.strings(cluster, "SELECT paso FROM seguridad.registro_reacciones WHERE actor = ?", consulta),
         pasos -> pasos.equals(List.of("BLOQUEADA")), "the reaction stuck before compensating");
-      String revocada = Db.strings(cluster, "SELECT revocada_en::text FROM seguridad.registro_reacciones WHERE actor = ?", consulta).get(0);
+      String vence = Db.strings(cluster, "SELECT vence_en::text FROM seguridad.lista_revocacion WHERE actor = ?", consulta).get(0);
       primera.close();
 
       try (RunningApp pedidos = RunningApp.start(SharedInfra.process(cluster, Map.of()), Set.of(Role.PEDIDOS));
@@ -50,8 +50,9 @@ class ReaccionReinicioTest {
           pasos -> pasos.equals(List.of("NOTIFICADA")), "the reaction finished after restart");
         Await.until(Duration.ofSeconds(10), () -> api.alertas(area, consulta), l -> l.size() == 1, "the alert");
 
-        assertThat(Db.strings(cluster, "SELECT revocada_en::text FROM seguridad.registro_reacciones WHERE actor = ?", consulta))
-          .as("the revoke step was not run again").containsExactly(revocada);
+        // Revoking again would push the expiry forward (now() + the revocation's hours).
+        assertThat(Db.strings(cluster, "SELECT vence_en::text FROM seguridad.lista_revocacion WHERE actor = ?", consulta))
+          .as("the revoke step was not run again").containsExactly(vence);
         assertThat(Db.count(cluster, "SELECT count(*) FROM seguridad.lista_revocacion WHERE actor = ?", consulta)).isEqualTo(1);
         assertThat(api.leerPedido(area, pedido).getString("estado")).isEqualTo("ANULADO");
         Thread.sleep(500);

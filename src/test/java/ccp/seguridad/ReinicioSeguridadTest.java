@@ -36,7 +36,8 @@ class ReinicioSeguridadTest {
       TestTokens tokens = TestTokens.signedWith(gestor.app().vertx(), SharedInfra.JWT_SECRET);
       String vendedor = Db.newActor(settings, "VENDEDOR");
       String token = tokens.valid(vendedor, "VENDEDOR");
-      assertThat(Http.put(seguridad.seguridadUrl() + "/v1/dispositivos/" + vendedor, token, "{\"huella\":\"casa-reinicio\"}").status())
+      String area = tokens.valid(Db.newActor(settings, "SEGURIDAD"), "SEGURIDAD");
+      assertThat(Http.put(seguridad.seguridadUrl() + "/v1/dispositivos/" + vendedor, area, "{\"huella\":\"casa-reinicio\"}").status())
         .isEqualTo(200);
 
       ExecutorService sender = Executors.newSingleThreadExecutor();
@@ -56,7 +57,6 @@ class ReinicioSeguridadTest {
       try (RunningApp again = RunningApp.start(SharedInfra.settings(), Set.of(Role.SEGURIDAD))) {
         List<String> sesiones = opened.get();
         sender.shutdown();
-        String area = tokens.valid(Db.newActor(settings, "SEGURIDAD"), "SEGURIDAD");
         List<String> alertadas = Await.until(Duration.ofSeconds(30), () -> sesionesAlertadas(again, area, vendedor),
           list -> list.size() >= SESSIONS, SESSIONS + " alerts");
         Thread.sleep(500);

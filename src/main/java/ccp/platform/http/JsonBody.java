@@ -10,6 +10,8 @@ import java.util.regex.Pattern;
 /** Strict reading of a JSON request body: an object, only known fields, each of the expected type and shape. */
 public final class JsonBody {
 
+  private static final Pattern ACTOR = Pattern.compile("[A-Za-z0-9_.@-]{1,128}");
+  private static final String ACTOR_SHAPE = "1 to 128 letters, digits or _.@-";
   private static final Pattern HUELLA = Pattern.compile("[A-Za-z0-9:_.+/=-]{8,256}");
 
   private JsonBody() {}
@@ -28,6 +30,12 @@ public final class JsonBody {
       if (!allowed.contains(field)) throw new BadRequest(field, "unknown field (allowed: " + allowed + ")");
     }
     return json;
+  }
+
+  /** An actor id from a path or query ({@code field} names it in the 400). */
+  public static String actorId(String value, String field) {
+    if (value == null || !ACTOR.matcher(value).matches()) throw new BadRequest(field, "must be " + ACTOR_SHAPE);
+    return value;
   }
 
   /** The device fingerprint ({@code huella}) that the App sends. */

@@ -27,6 +27,11 @@ public final class ServiceClient {
     public int status() {
       return status;
     }
+
+    /** A 4xx that no retry will change (not 408 or 429). */
+    public boolean isFinal() {
+      return status >= 400 && status < 500 && status != 408 && status != 429;
+    }
   }
 
   private final WebClient client;

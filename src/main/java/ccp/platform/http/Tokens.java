@@ -25,6 +25,7 @@ public final class Tokens {
   /** The profile of the system's own services calling each other's internal endpoints. */
   public static final String SISTEMA = "SISTEMA";
   private static final int VERIFIED_CACHE_SIZE = 4096;
+  private static final java.util.regex.Pattern SUBJECT = java.util.regex.Pattern.compile("[A-Za-z0-9_.@-]{1,128}");
 
   public static final Set<String> PERFILES = Set.of("VENDEDOR", "CONSULTA", "SEGURIDAD", SISTEMA);
 
@@ -117,7 +118,9 @@ public final class Tokens {
         String subject = user.subject();
         Object perfil = user.get("perfil");
         if (!user.containsKey("exp")) return Future.failedFuture("token has no expiry (exp)");
-        if (subject == null || subject.isBlank()) return Future.failedFuture("token has no subject (sub)");
+        if (subject == null || !SUBJECT.matcher(subject).matches()) {
+          return Future.failedFuture("token subject (sub) must be 1 to 128 letters, digits or _.@-");
+        }
         if (!(perfil instanceof String p) || !PERFILES.contains(p)) {
           return Future.failedFuture("token has no valid perfil claim (one of " + PERFILES + ")");
         }

@@ -32,7 +32,7 @@ public abstract class ConsumerVerticle extends VerticleBase {
   /** Handles one record; the future completes when its effect is durable. */
   protected abstract Future<?> handle(Envelope event);
 
-  /** Releases what {@link #prepare} built, before the consumer commits and leaves its group. */
+  /** Releases what {@link #prepare} built, once the consumer committed and left its group. */
   protected void release() {
   }
 
@@ -52,7 +52,6 @@ public abstract class ConsumerVerticle extends VerticleBase {
   @Override
   public final Future<?> stop() {
     health.forget(group);
-    release();
-    return consumer.stop().eventually(publisher::close);
+    return consumer.stop().onComplete(stopped -> release()).eventually(publisher::close);
   }
 }

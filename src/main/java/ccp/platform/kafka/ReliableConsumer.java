@@ -59,6 +59,7 @@ public final class ReliableConsumer {
   private int inFlight;
   private boolean paused;
   private boolean committing;
+  private Future<Void> lastCommit = Future.succeededFuture();
   private boolean joined;
   private boolean closed;
 
@@ -103,10 +104,11 @@ public final class ReliableConsumer {
       .put("in_flight", inFlight);
   }
 
+  /** Commits what is handled (after any commit in flight) and leaves the group. */
   public Future<Void> stop() {
     closed = true;
     vertx.cancelTimer(commitTimer);
-    return commitProgress().eventually(() -> consumer.close());
+    return lastCommit.eventually(this::commitProgress).eventually(() -> consumer.close());
   }
 
   private void onAssigned(Set<TopicPartition> partitions) {
@@ -117,8 +119,8 @@ public final class ReliableConsumer {
     LOG.info("Group {} assigned {}", group, partitions);
   }
 
+  /** Runs after the rebalance: a commit here could move the new owner's offset back, so none is made. */
   private void onRevoked(Set<TopicPartition> partitions) {
-    commitProgress();
     assigned.removeAll(partitions);
     partitions.forEach(progress::remove);
     LOG.info("Group {} revoked {}", group, partitions);
@@ -170,6 +172,7 @@ public final class ReliableConsumer {
   }
 
   private Future<Void> retrying(Supplier<Future<Void>> attempt, KafkaConsumerRecord<String, String> record, int failures) {
+    if (closed) return Future.failedFuture("consumer stopped");
     return attempt.get().recover(err -> {
       if (err instanceof PoisonMessageException || closed) return Future.failedFuture(err);
       long delay = Math.min(RETRY_MAX_MS, RETRY_INITIAL_MS << Math.min(failures, 16));
@@ -203,7 +206,7 @@ public final class ReliableConsumer {
     });
     if (offsets.isEmpty()) return Future.succeededFuture();
     committing = true;
-    return consumer.commit(offsets)
+    lastCommit = consumer.commit(offsets)
       .onSuccess(done -> offsets.forEach((tp, o) -> {
         Progress p = progress.get(tp);
         if (p != null) p.committed = Math.max(p.committed, o.getOffset());
@@ -212,6 +215,7 @@ public final class ReliableConsumer {
       .onComplete(ignored -> committing = false)
       .<Void>mapEmpty()
       .otherwiseEmpty();
+    return lastCommit;
   }
 
   /** Records of one partition in fetch order; the commit point moves past a record only when all before it are done. */

@@ -18,7 +18,8 @@ import java.util.UUID;
  */
 public final class Outbox {
 
-  public record PendingEvent(long id, String topic, String key, String value, OffsetDateTime createdAt) {}
+  /** A claimed row; {@code claimedAt} identifies this relay's claim, so it releases only its own. */
+  public record PendingEvent(long id, String topic, String key, String value, OffsetDateTime createdAt, OffsetDateTime claimedAt) {}
 
   private final String schema;
   private final String claim;
@@ -32,13 +33,13 @@ public final class Outbox {
     this.schema = schema;
     String table = schema + ".outbox";
     // SKIP LOCKED lets two relays claim disjoint batches; an expired claim (a relay died) is claimed again.
-    this.claim = "UPDATE " + table + " SET reclamado_en = now() WHERE id IN ("
+    this.claim = "UPDATE " + table + " SET reclamado_en = clock_timestamp() WHERE id IN ("
       + " SELECT id FROM " + table + " WHERE enviado_en IS NULL"
       + " AND (reclamado_en IS NULL OR reclamado_en < now() - make_interval(secs => $1::float8 / 1000))"
       + " ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)"
-      + " RETURNING id, topic, clave, valor, creado_en";
+      + " RETURNING id, topic, clave, valor, creado_en, reclamado_en";
     this.markSent = "UPDATE " + table + " SET enviado_en = now() WHERE id = ANY($1)";
-    this.release = "UPDATE " + table + " SET reclamado_en = NULL WHERE id = ANY($1) AND enviado_en IS NULL";
+    this.release = "UPDATE " + table + " SET reclamado_en = NULL WHERE id = ANY($1) AND reclamado_en = $2 AND enviado_en IS NULL";
     this.purge = "DELETE FROM " + table + " WHERE enviado_en < now() - interval '1 hour'";
   }
 
@@ -51,7 +52,7 @@ public final class Outbox {
       List<PendingEvent> claimed = new ArrayList<>(rows.size());
       for (Row row : rows) {
         claimed.add(new PendingEvent(row.getLong("id"), row.getString("topic"), row.getString("clave"), row.getString("valor"),
-          row.getOffsetDateTime("creado_en")));
+          row.getOffsetDateTime("creado_en"), row.getOffsetDateTime("reclamado_en")));
       }
       claimed.sort(Comparator.comparingLong(PendingEvent::id));
       return claimed;
@@ -62,8 +63,9 @@ public final class Outbox {
     return ids.isEmpty() ? Future.succeededFuture() : sql.preparedQuery(markSent).execute(Tuple.of(ids.toArray(Long[]::new))).mapEmpty();
   }
 
-  Future<Void> release(SqlClient sql, List<Long> ids) {
-    return ids.isEmpty() ? Future.succeededFuture() : sql.preparedQuery(release).execute(Tuple.of(ids.toArray(Long[]::new))).mapEmpty();
+  Future<Void> release(SqlClient sql, List<Long> ids, OffsetDateTime claimedAt) {
+    return ids.isEmpty() ? Future.succeededFuture()
+      : sql.preparedQuery(release).execute(Tuple.of(ids.toArray(Long[]::new), claimedAt)).mapEmpty();
   }
 
   Future<Integer> purgeSent(SqlClient sql) {

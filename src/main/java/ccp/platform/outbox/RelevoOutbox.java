@@ -99,7 +99,8 @@ public final class RelevoOutbox extends VerticleBase {
       List<Long> sent = new ArrayList<>();
       List<Long> failed = new ArrayList<>();
       for (int i = 0; i < rows.size(); i++) (sends.get(i).succeeded() ? sent : failed).add(rows.get(i).id());
-      Future<Void> marked = outbox.markSent(sql, sent).compose(x -> outbox.release(sql, failed));
+      Future<Void> marked = outbox.markSent(sql, sent)
+        .compose(x -> failed.isEmpty() ? Future.succeededFuture() : outbox.release(sql, failed, rows.get(0).claimedAt()));
       return failed.isEmpty() ? marked : marked.compose(x -> Future.failedFuture(failed.size() + " of " + rows.size() + " not published"));
     });
   }

@@ -1,0 +1,76 @@
+package ccp.seguridad;
+
+import ccp.platform.http.Actor;
+import ccp.platform.http.ApiErrors;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The read of the Lista de revocación (ADR-009) on every App request: one indexed lookup, no lock, no cache. A read
+ * that starts after the Reacción's revoke committed sees it, on every gateway instance — the invariant a local copy
+ * fed by notifications could not give. The Gestor's block is read in the same statement. The gateway checks it; so
+ * do the roles' own ports, which a client could reach around the gateway.
+ */
+public final class ListaRevocacion {
+
+  public enum Estado { PERMITIDO, REVOCADO, BLOQUEADO }
+
+  private static final Logger LOG = LoggerFactory.getLogger(ListaRevocacion.class);
+
+  private static final String ESTADO = """
+    SELECT EXISTS (SELECT 1 FROM seguridad.lista_revocacion WHERE actor = $1 AND vence_en > now()) AS revocado,
+           EXISTS (SELECT 1 FROM gestor.actores WHERE id = $1 AND bloqueado) AS bloqueado""";
+
+  private final SqlClient sql;
+
+  public ListaRevocacion(SqlClient sql) {
+    this.sql = sql;
+  }
+
+  /** A route handler after the token check: 403 for a revoked or blocked actor; {@code timer} measures the lookup. */
+  public Handler<RoutingContext> requerirVigente(Timer timer) {
+    return ctx -> {
+      Actor actor = Actor.of(ctx);
+      long began = System.nanoTime();
+      estado(actor.id()).onSuccess(estado -> {
+        timer.record(System.nanoTime() - began, TimeUnit.NANOSECONDS);
+        switch (estado) {
+          case PERMITIDO -> ctx.next();
+          case REVOCADO -> ApiErrors.send(ctx, 403, "actor_revoked", "actor " + actor.id() + " is in the revocation list");
+          case BLOQUEADO -> ApiErrors.send(ctx, 403, "actor_blocked", "actor " + actor.id() + " is blocked");
+        }
+      }).onFailure(err -> {
+        LOG.warn("Revocation list unreadable: {}", err.toString());
+        ApiErrors.send(ctx, 503, "unavailable", "the revocation list could not be read; retry");
+      });
+    };
+  }
+
+  /** The timer of the lookup, one per process. */
+  public static Timer timer(MeterRegistry registry) {
+    return Timer.builder("revocation_check")
+      .description("Lookup of the actor in the Lista de revocación, on every App request")
+      .publishPercentileHistogram()
+      .minimumExpectedValue(Duration.ofNanos(10_000))
+      .register(registry);
+  }
+
+  public Future<Estado> estado(String actor) {
+    return sql.preparedQuery(ESTADO).execute(Tuple.of(actor)).map(rows -> {
+      Row row = rows.iterator().next();
+      if (row.getBoolean("revocado")) return Estado.REVOCADO;
+      return row.getBoolean("bloqueado") ? Estado.BLOQUEADO : Estado.PERMITIDO;
+    });
+  }
+}
