@@ -5,6 +5,7 @@ import ccp.etapas.ConsumidorEtapa;
 import ccp.gateway.Gateway;
 import ccp.gestor.Gestor;
 import ccp.pedidos.Pedidos;
+import ccp.vigilancia.Vigilancia;
 import ccp.platform.config.ConfigException;
 import ccp.seguridad.Seguridad;
 import io.vertx.core.Future;
@@ -31,7 +32,8 @@ public enum Role {
   CADENA(List.of("cadena"), Cadena::deploy, null),
   FACTURACION(List.of("facturacion"), r -> r.deploy(() -> ConsumidorEtapa.facturacion(r), 1).mapEmpty(), null),
   INVENTARIO(List.of("inventario"), r -> r.deploy(() -> ConsumidorEtapa.inventario(r), 1).mapEmpty(), null),
-  DESPACHO(List.of("despacho"), r -> r.deploy(() -> ConsumidorEtapa.despacho(r), 1).mapEmpty(), null);
+  DESPACHO(List.of("despacho"), r -> r.deploy(() -> ConsumidorEtapa.despacho(r), 1).mapEmpty(), null),
+  VIGILANCIA(List.of("cadena"), Vigilancia::deploy, null);
 
   private final List<String> schemas;
   private final Function<RoleContext, Future<Void>> deployer;

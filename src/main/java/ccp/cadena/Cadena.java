@@ -5,8 +5,8 @@ import io.vertx.core.Future;
 
 /**
  * The {@code cadena} role (cadena-pedido, etapas; ASR-3, ASR-4): the Coordinador (ControladorCadena, ConsumidorMensajes
- * with OrquestadorCadena and PublicadorComandos) and Logística. The stages run as their own roles. Reanudador and
- * Bandeja follow (issue 4).
+ * with OrquestadorCadena and PublicadorComandos), the Reanudador and Logística. The stages run as their own roles; the
+ * Bandeja follows (issue 4).
  */
 public final class Cadena {
 
@@ -16,6 +16,7 @@ public final class Cadena {
     return Future.all(
       role.deploy(() -> new ControladorCadena(role), 1),
       role.deploy(() -> new ConsumidorMensajes(role), 1),
+      role.deploy(() -> new Reanudador(role), 1),
       role.deploy(() -> new Logistica(role), 1)
     ).mapEmpty();
   }

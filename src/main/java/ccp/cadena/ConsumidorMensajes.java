@@ -6,6 +6,7 @@ import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.PoisonMessageException;
 import ccp.platform.kafka.Topics;
+import ccp.platform.metrics.AsrTimers;
 import io.vertx.core.Future;
 
 import java.util.UUID;
@@ -29,7 +30,7 @@ public final class ConsumidorMensajes extends ConsumerVerticle {
   @Override
   protected void prepare() {
     orquestador = new OrquestadorCadena(new RepositorioCadena(role.sql()), new PublicadorComandos(publisher()),
-      role.settings().integer("cadena.plazo-etapa-ms"));
+      role.settings().integer("cadena.plazo-etapa-ms"), AsrTimers.asr4(role.registry(), role.settings().millis("asr4.budget-ms")));
   }
 
   @Override

@@ -45,7 +45,7 @@ public final class ControladorCadena extends ConsumerVerticle {
     if (!CREAR_PEDIDO.equals(escritura.textOf("operacion"))) return Future.succeededFuture();
     UUID pedido = UUID.fromString(escritura.textOf("pedido"));
     JsonArray lineas = lineas(escritura.data());
-    return cadenas.iniciar(pedido, lineas, role.settings().integer("cadena.plazo-etapa-ms"))
+    return cadenas.iniciar(pedido, escritura.textOf("actor"), lineas, role.settings().integer("cadena.plazo-etapa-ms"))
       .compose(enCurso -> Future.all(enCurso.stream()
         .map(e -> comandos.ejecutar(pedido, e.etapa(), e.intento(), lineas)).toList()))
       .mapEmpty();

@@ -1,10 +1,13 @@
 package ccp.cadena;
 
 import io.vertx.core.Future;
+import io.micrometer.core.instrument.Timer;
 import io.vertx.core.json.JsonArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.UUID;
 
 /**
@@ -20,11 +23,13 @@ final class OrquestadorCadena {
   private final RepositorioCadena cadenas;
   private final PublicadorComandos comandos;
   private final long plazoMs;
+  private final Timer asr4;
 
-  OrquestadorCadena(RepositorioCadena cadenas, PublicadorComandos comandos, long plazoMs) {
+  OrquestadorCadena(RepositorioCadena cadenas, PublicadorComandos comandos, long plazoMs, Timer asr4) {
     this.cadenas = cadenas;
     this.comandos = comandos;
     this.plazoMs = plazoMs;
+    this.asr4 = asr4;
   }
 
   Future<Void> confirmada(UUID pedido, Etapa etapa, String resultado) {
@@ -44,11 +49,26 @@ final class OrquestadorCadena {
   private Future<Void> completada(UUID pedido, Etapa etapa) {
     Etapa siguiente = etapa.siguiente();
     if (siguiente == null) {
-      return cadenas.terminar(pedido, etapa).compose(termino -> termino ? comandos.listo(pedido) : asegurarEnviado(pedido, etapa));
+      return cadenas.terminar(pedido, etapa).compose(fin -> {
+        if (fin.isEmpty()) return asegurarEnviado(pedido, etapa);
+        medir(pedido, etapa, fin.get());
+        return comandos.listo(pedido);
+      });
     }
-    return cadenas.avanzar(pedido, etapa, siguiente, plazoMs).compose(avance -> avance.isPresent()
-      ? comandos.ejecutar(pedido, siguiente, avance.get().getInteger("intento"), avance.get().getJsonArray("lineas"))
-      : asegurarEnviado(pedido, etapa));
+    return cadenas.avanzar(pedido, etapa, siguiente, plazoMs).compose(avance -> {
+      if (avance.isEmpty()) return asegurarEnviado(pedido, etapa);
+      medir(pedido, etapa, avance.get());
+      return comandos.ejecutar(pedido, siguiente, avance.get().intento(), avance.get().lineas());
+    });
+  }
+
+  /** ASR-4 ends when a retried stage confirms (R11); a confirmation after escalation is late but not lost. */
+  private void medir(UUID pedido, Etapa etapa, RepositorioCadena.Avance avance) {
+    if ("EN_REINTENTO".equals(avance.antes()) && avance.reintentoDesde() != null) {
+      asr4.record(Duration.between(avance.reintentoDesde().toInstant(), Instant.now()));
+    } else if ("ESCALADA".equals(avance.antes())) {
+      LOG.info("Order {}: {} confirmed after its escalation; the chain goes on", pedido, etapa);
+    }
   }
 
   /** A confirmation that moved nothing: re-send what follows it if that is still in flight (stages dedupe). */

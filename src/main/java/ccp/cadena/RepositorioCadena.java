@@ -7,7 +7,9 @@ import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 
 import java.util.ArrayList;
+import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /** RepositorioCadena ({@code cadena.cadenas}, {@code cadena.cadena_etapa}): the chain's guarded state. */
@@ -22,41 +24,53 @@ final class RepositorioCadena {
    */
   private static final String INICIAR = """
     WITH nueva AS (
-           INSERT INTO cadena.cadenas (pedido, lineas, estado) VALUES ($1, $2, 'EN_CURSO')
+           INSERT INTO cadena.cadenas (pedido, actor, lineas, estado) VALUES ($1, $4, $2, 'EN_CURSO')
            ON CONFLICT (pedido) DO NOTHING
            RETURNING pedido),
          etapas AS (
-           INSERT INTO cadena.cadena_etapa (pedido, etapa, orden, estado, intento, plazo)
+           INSERT INTO cadena.cadena_etapa (pedido, etapa, orden, estado, intento, plazo, en_curso_desde)
            SELECT nueva.pedido, e.etapa, e.orden,
                   CASE WHEN e.orden = 1 THEN 'EN_CURSO' ELSE 'PENDIENTE' END,
                   CASE WHEN e.orden = 1 THEN 1 ELSE 0 END,
-                  CASE WHEN e.orden = 1 THEN now() + make_interval(secs => $3::float8 / 1000) END
+                  CASE WHEN e.orden = 1 THEN now() + make_interval(secs => $3::float8 / 1000) END,
+                  CASE WHEN e.orden = 1 THEN now() END
            FROM nueva, (VALUES ('FACTURACION', 1), ('INVENTARIO', 2), ('DESPACHO', 3)) AS e (etapa, orden))
     SELECT 'FACTURACION' AS etapa, 1 AS intento FROM nueva
     UNION ALL
     SELECT etapa, intento FROM cadena.cadena_etapa WHERE pedido = $1 AND estado IN ('EN_CURSO', 'EN_REINTENTO')""";
 
-  /** Step 11: the stage confirmed, the next one EN_CURSO with its deadline — both or neither. Answers the order's lines. */
+  /**
+   * Step 11: the stage confirmed and the next one EN_CURSO with its deadline — both or neither. A confirmation of an
+   * escalated stage still counts (late, the view's open gap). Answers the next attempt, the order's lines, and the
+   * confirmed stage's state before (EN_REINTENTO: a retry confirmed; ESCALADA: late) with its retry start.
+   */
   private static final String AVANZAR = """
-    WITH hecha AS (
+    WITH previa AS (SELECT estado, reintento_desde FROM cadena.cadena_etapa WHERE pedido = $1 AND etapa = $2),
+         hecha AS (
            UPDATE cadena.cadena_etapa SET estado = 'COMPLETADA', actualizada_en = now()
-           WHERE pedido = $1 AND etapa = $2 AND estado IN ('EN_CURSO', 'EN_REINTENTO')
-           RETURNING pedido)
-    UPDATE cadena.cadena_etapa e
-    SET estado = 'EN_CURSO', intento = 1, plazo = now() + make_interval(secs => $4::float8 / 1000), actualizada_en = now()
-    FROM hecha, cadena.cadenas c
-    WHERE e.pedido = hecha.pedido AND e.etapa = $3 AND e.estado = 'PENDIENTE' AND c.pedido = hecha.pedido
-    RETURNING e.intento, c.lineas""";
+           WHERE pedido = $1 AND etapa = $2 AND estado IN ('EN_CURSO', 'EN_REINTENTO', 'ESCALADA')
+           RETURNING pedido),
+         siguiente AS (
+           UPDATE cadena.cadena_etapa e
+           SET estado = 'EN_CURSO', intento = 1, plazo = now() + make_interval(secs => $4::float8 / 1000),
+               en_curso_desde = now(), actualizada_en = now()
+           FROM hecha, cadena.cadenas c
+           WHERE e.pedido = hecha.pedido AND e.etapa = $3 AND e.estado = 'PENDIENTE' AND c.pedido = hecha.pedido
+           RETURNING e.intento, c.lineas)
+    SELECT siguiente.intento, siguiente.lineas, previa.estado AS antes, previa.reintento_desde FROM siguiente, previa""";
 
-  /** Step 12: the last stage confirmed and the chain LISTO — both or neither. */
+  /** Step 12: the last stage confirmed and the chain LISTO — both or neither; answers as {@link #AVANZAR} does. */
   private static final String TERMINAR = """
-    WITH hecha AS (
+    WITH previa AS (SELECT estado, reintento_desde FROM cadena.cadena_etapa WHERE pedido = $1 AND etapa = $2),
+         hecha AS (
            UPDATE cadena.cadena_etapa SET estado = 'COMPLETADA', actualizada_en = now()
-           WHERE pedido = $1 AND etapa = $2 AND estado IN ('EN_CURSO', 'EN_REINTENTO')
-           RETURNING pedido)
-    UPDATE cadena.cadenas c SET estado = 'LISTO', terminada_en = now()
-    FROM hecha WHERE c.pedido = hecha.pedido AND c.estado = 'EN_CURSO'
-    RETURNING c.pedido""";
+           WHERE pedido = $1 AND etapa = $2 AND estado IN ('EN_CURSO', 'EN_REINTENTO', 'ESCALADA')
+           RETURNING pedido),
+         lista AS (
+           UPDATE cadena.cadenas c SET estado = 'LISTO', terminada_en = now()
+           FROM hecha WHERE c.pedido = hecha.pedido AND c.estado = 'EN_CURSO'
+           RETURNING c.pedido)
+    SELECT previa.estado AS antes, previa.reintento_desde FROM lista, previa""";
 
   /** A stage answered that the order cannot go on (no stock): the stage RECHAZADA and the chain RECHAZADO. */
   private static final String RECHAZAR = """
@@ -82,23 +96,34 @@ final class RepositorioCadena {
     this.sql = sql;
   }
 
-  /** The lines and attempt of the next stage if this call moved the chain on; empty if it had moved already. */
-  Future<java.util.Optional<Row>> avanzar(UUID pedido, Etapa hecha, Etapa siguiente, long plazoMs) {
-    return sql.preparedQuery(AVANZAR).execute(Tuple.of(pedido, hecha.name(), siguiente.name(), plazoMs))
-      .map(rows -> rows.size() == 0 ? java.util.Optional.<Row>empty() : java.util.Optional.of(rows.iterator().next()));
+  /** What a confirmation moved: the confirmed stage's state before, and what the next stage needs. */
+  record Avance(String antes, OffsetDateTime reintentoDesde, int intento, JsonArray lineas) {}
+
+  /** Empty if the chain had moved past this confirmation already. */
+  Future<Optional<Avance>> avanzar(UUID pedido, Etapa hecha, Etapa siguiente, long plazoMs) {
+    return sql.preparedQuery(AVANZAR).execute(Tuple.of(pedido, hecha.name(), siguiente.name(), plazoMs)).map(rows -> {
+      if (rows.size() == 0) return Optional.empty();
+      Row row = rows.iterator().next();
+      return Optional.of(new Avance(row.getString("antes"), row.getOffsetDateTime("reintento_desde"), row.getInteger("intento"),
+        row.getJsonArray("lineas")));
+    });
   }
 
-  Future<Boolean> terminar(UUID pedido, Etapa ultima) {
-    return sql.preparedQuery(TERMINAR).execute(Tuple.of(pedido, ultima.name())).map(rows -> rows.size() == 1);
+  Future<Optional<Avance>> terminar(UUID pedido, Etapa ultima) {
+    return sql.preparedQuery(TERMINAR).execute(Tuple.of(pedido, ultima.name())).map(rows -> {
+      if (rows.size() == 0) return Optional.empty();
+      Row row = rows.iterator().next();
+      return Optional.of(new Avance(row.getString("antes"), row.getOffsetDateTime("reintento_desde"), 0, null));
+    });
   }
 
   Future<Boolean> rechazar(UUID pedido, Etapa etapa) {
     return sql.preparedQuery(RECHAZAR).execute(Tuple.of(pedido, etapa.name())).map(rows -> rows.size() == 1);
   }
 
-  Future<java.util.Optional<Situacion>> situacion(UUID pedido) {
+  Future<Optional<Situacion>> situacion(UUID pedido) {
     return sql.preparedQuery(SITUACION).execute(Tuple.of(pedido)).map(rows -> {
-      if (rows.size() == 0) return java.util.Optional.empty();
+      if (rows.size() == 0) return Optional.empty();
       List<String> etapas = new ArrayList<>();
       List<String> estados = new ArrayList<>();
       List<Integer> intentos = new ArrayList<>();
@@ -111,12 +136,12 @@ final class RepositorioCadena {
         estados.add(row.getString("estado"));
         intentos.add(row.getInteger("intento"));
       }
-      return java.util.Optional.of(new Situacion(cadena, lineas, etapas, estados, intentos));
+      return Optional.of(new Situacion(cadena, lineas, etapas, estados, intentos));
     });
   }
 
-  Future<List<EnCurso>> iniciar(UUID pedido, JsonArray lineas, long plazoMs) {
-    return sql.preparedQuery(INICIAR).execute(Tuple.of(pedido, lineas, plazoMs)).map(rows -> {
+  Future<List<EnCurso>> iniciar(UUID pedido, String actor, JsonArray lineas, long plazoMs) {
+    return sql.preparedQuery(INICIAR).execute(Tuple.of(pedido, lineas, plazoMs, actor)).map(rows -> {
       List<EnCurso> enCurso = new ArrayList<>();
       for (Row row : rows) enCurso.add(new EnCurso(Etapa.valueOf(row.getString("etapa")), row.getInteger("intento")));
       return enCurso;

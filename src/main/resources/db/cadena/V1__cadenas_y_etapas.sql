@@ -1,6 +1,7 @@
 -- One chain per order, started from the order's committed escritura.realizada (DESIGN.md §9).
 CREATE TABLE cadenas (
   pedido        uuid PRIMARY KEY,
+  actor         text NOT NULL,
   lineas        jsonb NOT NULL,
   estado        text NOT NULL CHECK (estado IN ('EN_CURSO', 'LISTO', 'RECHAZADO', 'DETENIDO')),
   iniciada_en   timestamptz NOT NULL DEFAULT now(),
@@ -16,6 +17,9 @@ CREATE TABLE cadena_etapa (
   estado          text NOT NULL CHECK (estado IN ('PENDIENTE', 'EN_CURSO', 'COMPLETADA', 'FALLIDA', 'EN_REINTENTO', 'ESCALADA', 'RECHAZADA')),
   intento         integer NOT NULL DEFAULT 0,
   plazo           timestamptz,
+  en_curso_desde  timestamptz,
+  reintento_desde timestamptz,
+  escalada_publicada_en timestamptz,
   actualizada_en  timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (pedido, etapa)
 );

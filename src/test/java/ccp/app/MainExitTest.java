@@ -17,7 +17,7 @@ class MainExitTest {
 
   @ParameterizedTest(name = "{0} {1} → {2}")
   @CsvSource(delimiter = '|', value = {
-    "--role=nada                |                          | unknown role 'nada' (valid: all, gateway, gestor, seguridad, pedidos, cadena, facturacion, inventario, despacho)",
+    "--role=nada                |                          | unknown role 'nada' (valid: all, gateway, gestor, seguridad, pedidos, cadena, facturacion, inventario, despacho, vigilancia)",
     "--bogus                    |                          | bad flag '--bogus'",
     "--role=gestor --color=red  |                          | unknown flag --color",
     "frobnicate                 |                          | unknown command 'frobnicate'",

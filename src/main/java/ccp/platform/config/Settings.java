@@ -63,10 +63,15 @@ public final class Settings {
     integer("outbox.batch-size", 1, 10_000);
     integer("outbox.claim-timeout-ms", 100, 600_000);
     integer("cadena.plazo-etapa-ms", 100, 3_600_000);
+    integer("vigilancia.barrido-ms", 50, 600_000);
+    integer("vigilancia.liderazgo-ms", 50, 60_000);
+    integer("reanudador.espera-ms", 50, 600_000);
     integer("reaccion.revocacion-horas", 1, 24 * 365);
     integer("reaccion.reanudar-tras-ms", 100, 600_000);
     integer("asr1.budget-ms", 1, 60_000);
     integer("asr2.budget-ms", 1, 60_000);
+    integer("asr3.budget-ms", 1, 600_000);
+    integer("asr4.budget-ms", 1, 60_000);
   }
 
   private final JsonObject values;

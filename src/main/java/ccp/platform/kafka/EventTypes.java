@@ -9,6 +9,8 @@ public final class EventTypes {
   public static final String ETAPA_EJECUTAR = "ccp.etapa.ejecutar";
   public static final String ETAPA_COMPLETADA = "ccp.etapa.completada";
   public static final String PEDIDO_LISTO = "ccp.pedido.listo";
+  public static final String REINTENTO = "ccp.cadena.reintento";
+  public static final String ESCALADA = "ccp.cadena.escalada";
   public static final String MENSAJE_FALLIDO = "ccp.mensaje.fallido";
 
   private EventTypes() {}

@@ -23,6 +23,8 @@ public final class Topics {
   public static final String ETAPA_EJECUTAR = "etapa.ejecutar";
   public static final String ETAPA_COMPLETADA = "etapa.completada";
   public static final String PEDIDO_LISTO = "pedido.listo";
+  public static final String COLA_REINTENTOS = "cola.reintentos";
+  public static final String CADENA_ESCALADA = "cadena.escalada";
   public static final String COLA_FALLIDOS = "cola.fallidos";
 
   private static final Logger LOG = LoggerFactory.getLogger(Topics.class);
@@ -40,6 +42,8 @@ public final class Topics {
     topics.put(ETAPA_EJECUTAR, chain);
     topics.put(ETAPA_COMPLETADA, chain);
     topics.put(PEDIDO_LISTO, chain);
+    topics.put(COLA_REINTENTOS, chain);
+    topics.put(CADENA_ESCALADA, chain);
     topics.put(COLA_FALLIDOS, 1);
     return topics;
   }

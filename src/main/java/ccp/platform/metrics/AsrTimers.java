@@ -23,6 +23,16 @@ public final class AsrTimers {
     return timer(registry, "asr2", "ASR-2: improper write detected (t_det) to reaction finished and notified", budget);
   }
 
+  /** ASR-3: a stage stopped (its attempt started) → R5, the retry signal published (t_senal); budget 30 s. */
+  public static Timer asr3(MeterRegistry registry, Duration budget) {
+    return timer(registry, "asr3", "ASR-3: stage attempt started (then stopped) to retry signal published", budget);
+  }
+
+  /** ASR-4: R6 (the retry taken) → R11 (the retried stage confirmed, or escalated); budget 5 s. */
+  public static Timer asr4(MeterRegistry registry, Duration budget) {
+    return timer(registry, "asr4", "ASR-4: retry taken to stage confirmed or escalated", budget);
+  }
+
   private static Timer timer(MeterRegistry registry, String name, String description, Duration budget) {
     return Timer.builder(name)
       .description(description)
