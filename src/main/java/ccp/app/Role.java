@@ -29,7 +29,7 @@ public enum Role {
   GESTOR(List.of("gestor"), Gestor::deploy, Gestor::api),
   SEGURIDAD(List.of("seguridad"), Seguridad::deploy, null),
   PEDIDOS(List.of("pedidos"), Pedidos::deploy, Pedidos::api),
-  CADENA(List.of("cadena"), Cadena::deploy, null),
+  CADENA(List.of("cadena"), Cadena::deploy, Cadena::api),
   FACTURACION(List.of("facturacion"), r -> r.deploy(() -> ConsumidorEtapa.facturacion(r), 1).mapEmpty(), null),
   INVENTARIO(List.of("inventario"), r -> r.deploy(() -> ConsumidorEtapa.inventario(r), 1).mapEmpty(), null),
   DESPACHO(List.of("despacho"), r -> r.deploy(() -> ConsumidorEtapa.despacho(r), 1).mapEmpty(), null),

@@ -1,23 +1,33 @@
 package ccp.cadena;
 
+import ccp.app.AppApi;
 import ccp.app.RoleContext;
 import io.vertx.core.Future;
 
+import java.util.List;
+
 /**
  * The {@code cadena} role (cadena-pedido, etapas; ASR-3, ASR-4): the Coordinador (ControladorCadena, ConsumidorMensajes
- * with OrquestadorCadena and PublicadorComandos), the Reanudador and Logística. The stages run as their own roles; the
- * Bandeja follows (issue 4).
+ * with OrquestadorCadena and PublicadorComandos), the Reanudador, the Bandeja (its consumers and its port) and
+ * Logística. The stages run as their own roles.
  */
 public final class Cadena {
 
   private Cadena() {}
 
+  public static AppApi api(RoleContext role) {
+    return new ApiBandeja(role);
+  }
+
   public static Future<Void> deploy(RoleContext role) {
-    return Future.all(
+    return Future.all(List.of(
       role.deploy(() -> new ControladorCadena(role), 1),
       role.deploy(() -> new ConsumidorMensajes(role), 1),
       role.deploy(() -> new Reanudador(role), 1),
+      role.deploy(() -> ConsumidorBandeja.escaladas(role), 1),
+      role.deploy(() -> ConsumidorBandeja.fallidos(role), 1),
+      role.deploy(() -> new ServidorBandeja(role), 1),
       role.deploy(() -> new Logistica(role), 1)
-    ).mapEmpty();
+    )).mapEmpty();
   }
 }

@@ -24,8 +24,10 @@ final class OrquestadorCadena {
   private final PublicadorComandos comandos;
   private final long plazoMs;
   private final Timer asr4;
+  private final Bandeja bandeja;
 
-  OrquestadorCadena(RepositorioCadena cadenas, PublicadorComandos comandos, long plazoMs, Timer asr4) {
+  OrquestadorCadena(RepositorioCadena cadenas, PublicadorComandos comandos, long plazoMs, Timer asr4, Bandeja bandeja) {
+    this.bandeja = bandeja;
     this.cadenas = cadenas;
     this.comandos = comandos;
     this.plazoMs = plazoMs;
@@ -67,7 +69,9 @@ final class OrquestadorCadena {
     if ("EN_REINTENTO".equals(avance.antes()) && avance.reintentoDesde() != null) {
       asr4.record(Duration.between(avance.reintentoDesde().toInstant(), Instant.now()));
     } else if ("ESCALADA".equals(avance.antes())) {
-      LOG.info("Order {}: {} confirmed after its escalation; the chain goes on", pedido, etapa);
+      LOG.info("Order {}: {} confirmed after its escalation; the chain goes on and its inbox item closes", pedido, etapa);
+      bandeja.cerrarPorConfirmacionTardia(pedido, etapa)
+        .onFailure(err -> LOG.warn("Closing the inbox item of {} {} failed: {}", pedido, etapa, err.toString()));
     }
   }
 

@@ -114,7 +114,8 @@ public final class Reanudador extends ConsumerVerticle {
       }
       JsonObject data = new JsonObject().put("pedido", pedido.toString()).put("etapa", etapa)
         .put("intento", row.getInteger("intento")).put("motivo", "sin confirmación tras el reintento");
-      Envelope escalada = new Envelope(UUID.nameUUIDFromBytes(("ESCALADA:" + pedido + ":" + etapa).getBytes(StandardCharsets.UTF_8)).toString(),
+      String id = "ESCALADA:" + pedido + ":" + etapa + ":" + row.getInteger("intento");
+      Envelope escalada = new Envelope(UUID.nameUUIDFromBytes(id.getBytes(StandardCharsets.UTF_8)).toString(),
         EventTypes.ESCALADA, "/cadena/reanudador", Instant.now(), pedido.toString(), data);
       sends.add(publisher().publish(Topics.CADENA_ESCALADA, pedido.toString(), escalada)
         .compose(ack -> role.sql().preparedQuery(PUBLICADA).execute(Tuple.of(pedido, etapa))));

@@ -65,6 +65,8 @@ public final class HiloPeticion extends VerticleBase {
       router.post("/v1/pedidos").handler(ctx -> reenviar(ctx, pedidos));
       router.get("/v1/pedidos/:pedido").handler(ctx -> reenviar(ctx, pedidos));
     });
+    String cadena = role.settings().text("cadena.url");
+    Role.CADENA.api(role).ifPresentOrElse(this::enProceso, () -> router.route("/v1/bandeja*").handler(ctx -> reenviar(ctx, cadena)));
     router.put("/v1/dispositivos/:vendedor").handler(ctx -> reenviar(ctx, seguridad));
     router.get("/v1/alertas").handler(ctx -> reenviar(ctx, seguridad));
     return vertx.createHttpServer()

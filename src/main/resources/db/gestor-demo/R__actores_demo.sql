@@ -5,5 +5,6 @@ ON CONFLICT (id) DO NOTHING;
 
 INSERT INTO actores (id, nombre, perfil) VALUES
   ('consulta-1', 'Consulta demo 1', 'CONSULTA'),
-  ('seguridad-1', 'Área de seguridad demo', 'SEGURIDAD')
+  ('seguridad-1', 'Área de seguridad demo', 'SEGURIDAD'),
+  ('operador-1', 'Responsable de pedidos escalados demo', 'OPERADOR')
 ON CONFLICT (id) DO NOTHING;

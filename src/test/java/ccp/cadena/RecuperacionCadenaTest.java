@@ -11,6 +11,7 @@ import ccp.support.RunningApp;
 import ccp.support.SharedInfra;
 import ccp.support.TestTokens;
 import ccp.support.Topic;
+import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -34,6 +35,7 @@ class RecuperacionCadenaTest {
   private static Settings cluster;
   private static RunningApp app;
   private static Api api;
+  private static String operador;
 
   @BeforeAll
   static void start() throws Exception {
@@ -44,6 +46,7 @@ class RecuperacionCadenaTest {
     roles.remove(Role.FACTURACION);
     app = RunningApp.start(cluster, roles);
     api = new Api(app.gatewayUrl(), TestTokens.signedWith(app.app().vertx(), SharedInfra.JWT_SECRET));
+    operador = Db.newActor(cluster, "OPERADOR");
   }
 
   @AfterAll
@@ -65,14 +68,56 @@ class RecuperacionCadenaTest {
     Await.until(Duration.ofSeconds(15), () -> etapa(pedido), "ESCALADA 2"::equals, "the escalation");
     Await.until(Duration.ofSeconds(10), () -> Topic.read(cluster, Topics.CADENA_ESCALADA, r -> pedido.equals(r.key())).size(),
       n -> n >= 1, "cadena.escalada");
+    Await.until(Duration.ofSeconds(10), () -> itemsDe(pedido, "ABIERTO").size(), n -> n == 1, "the inbox item");
     Thread.sleep(1_000);
     assertThat(Topic.read(cluster, Topics.CADENA_ESCALADA, r -> pedido.equals(r.key()))).hasSize(1);
     assertThat(Db.count(cluster, "SELECT count(*) FROM cadena.registro_senales WHERE pedido = ?::uuid", pedido)).isEqualTo(1);
+    assertThat(itemsDe(pedido, "ABIERTO")).hasSize(1);
 
     try (RunningApp facturacion = RunningApp.start(SharedInfra.process(cluster, Map.of()), EnumSet.of(Role.FACTURACION))) {
       Await.until(Duration.ofSeconds(20), () -> estado(pedido), "LISTO"::equals, "the chain completed after the late confirmation");
       assertThat(Db.count(cluster, "SELECT count(*) FROM facturacion.facturas WHERE pedido = ?::uuid", pedido)).isEqualTo(1);
+      JsonObject cerrado = Await.until(Duration.ofSeconds(10), () -> itemsDe(pedido, "CERRADO"), l -> l.size() == 1, "the item closed").get(0);
+      assertThat(cerrado.getString("cierre")).isEqualTo("confirmación tardía");
+      assertThat(itemsDe(pedido, "ABIERTO")).isEmpty();
     }
+  }
+
+  @Test
+  @DisplayName("the person responsible retries an escalated stage from the Bandeja; with the stage back, the chain completes")
+  void operatorRetriesFromTheInbox() throws Exception {
+    String pedido = pedir();
+    JsonObject item = Await.until(Duration.ofSeconds(20), () -> itemsDe(pedido, "ABIERTO"), l -> l.size() == 1, "the inbox item").get(0);
+    assertThat(Http.post(app.gatewayUrl() + "/v1/bandeja/" + item.getString("id") + "/reintento", api.token(Db.newActor(cluster, "VENDEDOR")), "")
+      .status()).isEqualTo(403);
+
+    try (RunningApp facturacion = RunningApp.start(SharedInfra.process(cluster, Map.of()), EnumSet.of(Role.FACTURACION))) {
+      // The stage may confirm its late commands first: then the retry is refused and the item closes by itself.
+      Http.Response retry = Http.post(app.gatewayUrl() + "/v1/bandeja/" + item.getString("id") + "/reintento", api.token(operador), "");
+      assertThat(retry.status()).as(retry.body()).isIn(202, 409);
+      Await.until(Duration.ofSeconds(20), () -> estado(pedido), "LISTO"::equals, "the chain completed");
+      assertThat(Db.count(cluster, "SELECT count(*) FROM facturacion.facturas WHERE pedido = ?::uuid", pedido)).isEqualTo(1);
+      assertThat(itemsDe(pedido, "ABIERTO")).isEmpty();
+    }
+  }
+
+  @Test
+  @DisplayName("a poison command goes to cola.fallidos and becomes an inbox item; the stage keeps consuming")
+  void poisonCommandBecomesInboxItem() {
+    String marca = "veneno-" + java.util.UUID.randomUUID();
+    Topic.send(cluster, Topics.ETAPA_EJECUTAR, marca, "{\"no\": \"es un comando\", \"marca\": \"" + marca + "\"}");
+    JsonObject item = Await.until(Duration.ofSeconds(15),
+      () -> api.bandeja(operador, "ABIERTO").stream().filter(i -> i.getJsonObject("detalle").getString("valor", "").contains(marca)).toList(),
+      l -> !l.isEmpty(), "the dead letter in the inbox").get(0);
+    assertThat(item.getString("tipo")).isEqualTo("FALLIDO");
+    assertThat(item.getJsonObject("detalle").getString("motivo")).contains("specversion");
+    assertThat(Http.post(app.gatewayUrl() + "/v1/bandeja/" + item.getString("id") + "/cierre", api.token(operador),
+      "{\"motivo\":\"revisado\"}").status()).isEqualTo(200);
+    assertThat(api.bandeja(operador, "CERRADO")).anyMatch(i -> i.getString("id").equals(item.getString("id")));
+  }
+
+  private static List<JsonObject> itemsDe(String pedido, String estado) {
+    return api.bandeja(operador, estado).stream().filter(i -> pedido.equals(i.getString("pedido"))).toList();
   }
 
   @Test

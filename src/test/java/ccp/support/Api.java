@@ -18,7 +18,8 @@ public final class Api {
   }
 
   public String token(String actor) {
-    return tokens.valid(actor, actor.startsWith("consulta") ? "CONSULTA" : actor.startsWith("seguridad") ? "SEGURIDAD" : "VENDEDOR");
+    String perfil = actor.substring(0, actor.indexOf('-')).toUpperCase(java.util.Locale.ROOT);
+    return tokens.valid(actor, java.util.Set.of("CONSULTA", "SEGURIDAD", "OPERADOR").contains(perfil) ? perfil : "VENDEDOR");
   }
 
   public Http.Response crearPedido(String actor, String body) {
@@ -40,6 +41,13 @@ public final class Api {
     Http.Response response = Http.get(gateway + "/v1/pedidos/" + pedido, token(lector));
     assertThat(response.status()).as(response.body()).isEqualTo(200);
     return response.json();
+  }
+
+  /** The Bandeja's items in {@code estado}, as the person responsible sees them. */
+  public List<JsonObject> bandeja(String operador, String estado) {
+    Http.Response response = Http.get(gateway + "/v1/bandeja?estado=" + estado, token(operador));
+    assertThat(response.status()).as(response.body()).isEqualTo(200);
+    return response.json().getJsonArray("items").stream().map(JsonObject.class::cast).toList();
   }
 
   public List<JsonObject> alertas(String area, String actor) {

@@ -47,9 +47,11 @@ public final class Settings {
     integer("gestor.port", 0, 65535);
     integer("seguridad.port", 0, 65535);
     integer("pedidos.port", 0, 65535);
+    integer("cadena.port", 0, 65535);
     text("gestor.url", Settings::isHttpUrl, "an http(s) URL of the gestor role");
     text("seguridad.url", Settings::isHttpUrl, "an http(s) URL of the seguridad role");
     text("pedidos.url", Settings::isHttpUrl, "an http(s) URL of the pedidos role");
+    text("cadena.url", Settings::isHttpUrl, "an http(s) URL of the cadena role");
     integer("http.client-timeout-ms", 100, 120_000);
     text("jwt.secret", v -> v.isEmpty() || v.length() >= 32, "empty (development key) or at least 32 characters");
     text("jwt.issuer", v -> !v.isBlank(), "an issuer name");

@@ -27,7 +27,7 @@ public final class Tokens {
   private static final int VERIFIED_CACHE_SIZE = 4096;
   private static final java.util.regex.Pattern SUBJECT = java.util.regex.Pattern.compile("[A-Za-z0-9_.@-]{1,128}");
 
-  public static final Set<String> PERFILES = Set.of("VENDEDOR", "CONSULTA", "SEGURIDAD", SISTEMA);
+  public static final Set<String> PERFILES = Set.of("VENDEDOR", "CONSULTA", "SEGURIDAD", "OPERADOR", SISTEMA);
 
   private final JWTAuth auth;
   private final Settings settings;

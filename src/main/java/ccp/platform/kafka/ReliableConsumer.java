@@ -183,6 +183,12 @@ public final class ReliableConsumer {
   }
 
   private Future<Void> deadLetter(KafkaConsumerRecord<String, String> record, String reason) {
+    if (Topics.COLA_FALLIDOS.equals(record.topic())) {
+      // A dead letter cannot be dead-lettered again without a loop: it stays in cola.fallidos, named in the log.
+      LOG.error("Group {}: record {}-{}@{} of the dead-letter queue cannot be handled ({}); left there",
+        group, record.topic(), record.partition(), record.offset(), reason);
+      return Future.succeededFuture();
+    }
     LOG.warn("Group {}: record {}-{}@{} is poison ({}); sending it to {}",
       group, record.topic(), record.partition(), record.offset(), reason, Topics.COLA_FALLIDOS);
     JsonObject data = new JsonObject()

@@ -1,0 +1,129 @@
+package ccp.cadena;
+
+import ccp.app.AppApi;
+import ccp.app.RoleContext;
+import ccp.platform.http.Actor;
+import ccp.platform.http.ApiErrors;
+import ccp.platform.http.JsonBody;
+import ccp.platform.http.Tokens;
+import ccp.platform.kafka.EventPublisher;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.sqlclient.Tuple;
+
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * The Bandeja's routes for the person responsible for escalated orders (profile OPERADOR): list and read items,
+ * close one with a reason, or retry an escalated stage once more (it goes back to EN_REINTENTO with a new attempt).
+ */
+final class ApiBandeja implements AppApi {
+
+  private static final Set<String> ESTADOS = Set.of("ABIERTO", "CERRADO", "REINTENTADO");
+  private static final String REINTENTAR = """
+    UPDATE cadena.cadena_etapa e
+    SET estado = 'EN_REINTENTO', intento = e.intento + 1, plazo = now() + make_interval(secs => $3::float8 / 1000),
+        reintento_desde = now(), escalada_publicada_en = NULL, actualizada_en = now()
+    FROM cadena.cadenas c
+    WHERE e.pedido = $1 AND e.etapa = $2 AND e.estado = 'ESCALADA' AND c.pedido = e.pedido
+    RETURNING e.intento, c.lineas""";
+
+  private final RoleContext role;
+  private final Bandeja bandeja;
+  private final EventPublisher publisher;
+  private final PublicadorComandos comandos;
+
+  ApiBandeja(RoleContext role) {
+    this.role = role;
+    this.bandeja = new Bandeja(role.sql());
+    this.publisher = EventPublisher.create(role.vertx(), role.settings(), "cadena-bandeja");
+    this.comandos = new PublicadorComandos(publisher);
+  }
+
+  @Override
+  public void mount(Router router) {
+    router.route("/v1/bandeja*").handler(Tokens.requirePerfil("OPERADOR"));
+    router.get("/v1/bandeja").handler(this::listar);
+    router.get("/v1/bandeja/:id").handler(this::leer);
+    router.post("/v1/bandeja/:id/cierre").handler(this::cerrar);
+    router.post("/v1/bandeja/:id/reintento").handler(this::reintentar);
+  }
+
+  @Override
+  public Future<Void> close() {
+    return publisher.close();
+  }
+
+  private void listar(RoutingContext ctx) {
+    String estado = ctx.queryParams().get("estado") == null ? "ABIERTO" : ctx.queryParams().get("estado");
+    if (!ESTADOS.contains(estado)) throw new JsonBody.BadRequest("estado", "must be one of " + ESTADOS);
+    bandeja.listar(estado, 200).onSuccess(items -> responder(ctx, 200, new JsonObject().put("items", items))).onFailure(ctx::fail);
+  }
+
+  private void leer(RoutingContext ctx) {
+    UUID id = id(ctx);
+    bandeja.leer(id).onSuccess(item -> {
+      if (item.isEmpty()) ApiErrors.send(ctx, 404, "not_found", "no inbox item " + id);
+      else responder(ctx, 200, item.get());
+    }).onFailure(ctx::fail);
+  }
+
+  private void cerrar(RoutingContext ctx) {
+    UUID id = id(ctx);
+    String motivo = JsonBody.text(JsonBody.object(ctx, Set.of("motivo")), "motivo", Pattern.compile("[^\\p{Cntrl}]{1,500}"),
+      "1 to 500 printable characters");
+    bandeja.cerrar(id, motivo + " (" + Actor.of(ctx).id() + ")").compose(cerrado -> bandeja.leer(id).map(item -> {
+      if (item.isEmpty()) ApiErrors.send(ctx, 404, "not_found", "no inbox item " + id);
+      else if (!cerrado) ApiErrors.send(ctx, 409, "not_open", "inbox item " + id + " is " + item.get().getString("estado"));
+      else responder(ctx, 200, item.get());
+      return null;
+    })).onFailure(ctx::fail);
+  }
+
+  /** The stage is retried only if it is still escalated; the item is then marked REINTENTADO. */
+  private void reintentar(RoutingContext ctx) {
+    UUID id = id(ctx);
+    bandeja.leer(id).compose(item -> {
+      if (item.isEmpty()) {
+        ApiErrors.send(ctx, 404, "not_found", "no inbox item " + id);
+        return Future.succeededFuture();
+      }
+      JsonObject found = item.get();
+      if (!"ESCALADA".equals(found.getString("tipo")) || !"ABIERTO".equals(found.getString("estado"))) {
+        ApiErrors.send(ctx, 409, "not_retryable", "inbox item " + id + " is not an open escalation");
+        return Future.succeededFuture();
+      }
+      UUID pedido = UUID.fromString(found.getString("pedido"));
+      Etapa etapa = Etapa.valueOf(found.getString("etapa"));
+      Tuple params = Tuple.of(pedido, etapa.name(), role.settings().integer("reanudador.espera-ms"));
+      return role.sql().preparedQuery(REINTENTAR).execute(params).compose(rows -> {
+        if (rows.size() == 0) {
+          ApiErrors.send(ctx, 409, "not_retryable", "the stage of inbox item " + id + " is no longer escalated");
+          return Future.succeededFuture();
+        }
+        var row = rows.iterator().next();
+        return comandos.ejecutar(pedido, etapa, row.getInteger("intento"), row.getJsonArray("lineas"))
+          .compose(sent -> bandeja.marcarReintento(id, Actor.of(ctx).id()))
+          .compose(marked -> bandeja.leer(id))
+          .onSuccess(updated -> responder(ctx, 202, updated.orElseThrow().put("intento", row.getInteger("intento"))))
+          .mapEmpty();
+      });
+    }).onFailure(ctx::fail);
+  }
+
+  private static UUID id(RoutingContext ctx) {
+    try {
+      return UUID.fromString(ctx.pathParam("id"));
+    } catch (IllegalArgumentException e) {
+      throw new JsonBody.BadRequest("id", "must be a UUID");
+    }
+  }
+
+  private static void responder(RoutingContext ctx, int status, JsonObject body) {
+    ctx.response().setStatusCode(status).putHeader("content-type", "application/json").end(body.encode());
+  }
+}
