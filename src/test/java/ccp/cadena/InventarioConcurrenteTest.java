@@ -1,0 +1,61 @@
+package ccp.cadena;
+
+import ccp.app.Role;
+import ccp.platform.config.Settings;
+import ccp.platform.kafka.Topics;
+import ccp.support.Await;
+import ccp.support.Db;
+import ccp.support.RunningApp;
+import ccp.support.SharedInfra;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@DisplayName("Inventario across processes: one product, stock 1,000, 5,000 reservations of 1 from two processes")
+class InventarioConcurrenteTest {
+
+  @Test
+  @DisplayName("exactly 1,000 approved, stock 0, never negative; the other 4,000 rejected")
+  void neverOversold() throws Exception {
+    Settings cluster = SharedInfra.settings();
+    String producto = "HOT-" + UUID.randomUUID().toString().substring(0, 8);
+    String lote = UUID.randomUUID().toString().substring(0, 8);
+    try (RunningApp uno = RunningApp.start(cluster, EnumSet.of(Role.INVENTARIO));
+         RunningApp dos = RunningApp.start(SharedInfra.process(cluster, Map.of()), EnumSet.of(Role.INVENTARIO))) {
+      Db.update(cluster, "INSERT INTO inventario.stock (producto, disponible) VALUES (?, 1000)", producto);
+      try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of("bootstrap.servers", cluster.text("kafka.bootstrap"),
+        "linger.ms", "5"), new StringSerializer(), new StringSerializer())) {
+        for (int i = 0; i < 5_000; i++) {
+          String pedido = UUID.nameUUIDFromBytes((lote + i).getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString();
+          String comando = new JsonObject().put("specversion", "1.0").put("id", UUID.randomUUID().toString())
+            .put("type", "ccp.etapa.ejecutar").put("source", "/test").put("time", Instant.now().toString()).put("subject", pedido)
+            .put("data", new JsonObject().put("pedido", pedido).put("etapa", "INVENTARIO").put("intento", 1)
+              .put("lineas", new JsonArray().add(new JsonObject().put("producto", producto).put("cantidad", 1))))
+            .encode();
+          producer.send(new ProducerRecord<>(Topics.ETAPA_EJECUTAR, pedido, comando));
+        }
+      }
+      long started = System.nanoTime();
+      Await.until(Duration.ofSeconds(120), () -> Db.count(cluster, "SELECT (SELECT count(*) FROM inventario.reservas WHERE producto = ?)"
+        + " + (SELECT count(*) FROM inventario.etapa_procesada WHERE resultado = 'RECHAZADA' AND motivo = ?)", producto, "sin stock de " + producto),
+        n -> n >= 5_000, "5,000 handled");
+      System.out.printf("5,000 reservations of one hot product by two processes in %d ms%n", (System.nanoTime() - started) / 1_000_000);
+    }
+    assertThat(Db.count(cluster, "SELECT disponible FROM inventario.stock WHERE producto = ?", producto)).isZero();
+    assertThat(Db.count(cluster, "SELECT coalesce(sum(cantidad), 0) FROM inventario.reservas WHERE producto = ?", producto)).isEqualTo(1_000);
+    assertThat(Db.count(cluster, "SELECT count(*) FROM inventario.etapa_procesada WHERE resultado = 'RECHAZADA' AND motivo = ?",
+      "sin stock de " + producto)).isEqualTo(4_000);
+  }
+}
