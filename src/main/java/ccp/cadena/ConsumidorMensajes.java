@@ -7,6 +7,7 @@ import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.PoisonMessageException;
 import ccp.platform.kafka.Topics;
 import ccp.platform.metrics.AsrTimers;
+import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 
 import java.util.UUID;
@@ -31,7 +32,10 @@ public final class ConsumidorMensajes extends ConsumerVerticle {
   protected void prepare() {
     orquestador = new OrquestadorCadena(new RepositorioCadena(role.sql()), new PublicadorComandos(publisher()),
       role.settings().integer("cadena.plazo-etapa-ms"), AsrTimers.asr4(role.registry(), role.settings().millis("asr4.budget-ms")),
-      new Bandeja(role.sql()));
+      new Bandeja(role.sql()), Timer.builder("chain_completion")
+        .description("An order's chain, started from its committed write, to pedido.listo")
+        .publishPercentileHistogram()
+        .register(role.registry()));
   }
 
   @Override

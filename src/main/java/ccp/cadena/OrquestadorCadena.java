@@ -25,9 +25,12 @@ final class OrquestadorCadena {
   private final long plazoMs;
   private final Timer asr4;
   private final Bandeja bandeja;
+  private final Timer completas;
 
-  OrquestadorCadena(RepositorioCadena cadenas, PublicadorComandos comandos, long plazoMs, Timer asr4, Bandeja bandeja) {
+  OrquestadorCadena(RepositorioCadena cadenas, PublicadorComandos comandos, long plazoMs, Timer asr4, Bandeja bandeja,
+                    Timer completas) {
     this.bandeja = bandeja;
+    this.completas = completas;
     this.cadenas = cadenas;
     this.comandos = comandos;
     this.plazoMs = plazoMs;
@@ -54,6 +57,7 @@ final class OrquestadorCadena {
       return cadenas.terminar(pedido, etapa).compose(fin -> {
         if (fin.isEmpty()) return asegurarEnviado(pedido, etapa);
         medir(pedido, etapa, fin.get());
+        completas.record(Duration.between(fin.get().iniciada().toInstant(), Instant.now()));
         return comandos.listo(pedido);
       });
     }

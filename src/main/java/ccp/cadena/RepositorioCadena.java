@@ -69,8 +69,8 @@ final class RepositorioCadena {
          lista AS (
            UPDATE cadena.cadenas c SET estado = 'LISTO', terminada_en = now()
            FROM hecha WHERE c.pedido = hecha.pedido AND c.estado = 'EN_CURSO'
-           RETURNING c.pedido)
-    SELECT previa.estado AS antes, previa.reintento_desde FROM lista, previa""";
+           RETURNING c.pedido, c.iniciada_en)
+    SELECT previa.estado AS antes, previa.reintento_desde, lista.iniciada_en FROM lista, previa""";
 
   /** A stage answered that the order cannot go on (no stock): the stage RECHAZADA and the chain RECHAZADO. */
   private static final String RECHAZAR = """
@@ -97,7 +97,7 @@ final class RepositorioCadena {
   }
 
   /** What a confirmation moved: the confirmed stage's state before, and what the next stage needs. */
-  record Avance(String antes, OffsetDateTime reintentoDesde, int intento, JsonArray lineas) {}
+  record Avance(String antes, OffsetDateTime reintentoDesde, int intento, JsonArray lineas, OffsetDateTime iniciada) {}
 
   /** Empty if the chain had moved past this confirmation already. */
   Future<Optional<Avance>> avanzar(UUID pedido, Etapa hecha, Etapa siguiente, long plazoMs) {
@@ -105,7 +105,7 @@ final class RepositorioCadena {
       if (rows.size() == 0) return Optional.empty();
       Row row = rows.iterator().next();
       return Optional.of(new Avance(row.getString("antes"), row.getOffsetDateTime("reintento_desde"), row.getInteger("intento"),
-        row.getJsonArray("lineas")));
+        row.getJsonArray("lineas"), null));
     });
   }
 
@@ -113,7 +113,8 @@ final class RepositorioCadena {
     return sql.preparedQuery(TERMINAR).execute(Tuple.of(pedido, ultima.name())).map(rows -> {
       if (rows.size() == 0) return Optional.empty();
       Row row = rows.iterator().next();
-      return Optional.of(new Avance(row.getString("antes"), row.getOffsetDateTime("reintento_desde"), 0, null));
+      return Optional.of(new Avance(row.getString("antes"), row.getOffsetDateTime("reintento_desde"), 0, null,
+        row.getOffsetDateTime("iniciada_en")));
     });
   }
 

@@ -101,12 +101,13 @@ public final class CargaPedidos {
         improper writes      %d, reactions notified %d
         ASR-2 (t_det→notified) %s  (budget 5000 ms)
         revocation check     %s  (per gateway request)
-        outbox publish lag   %s  (commit → broker ack)""",
+        outbox publish lag   %s  (commit → broker ack)
+        chains completed     %s  (chain start → pedido.listo; only with the cadena and stage roles running)""",
       rate, duration, improper * 100, r.sent(), r.ok(), r.sent() - r.ok(), r.failures(), r.perSecond(), r.latency(),
       r.okByTag().getOrDefault(IMPROPER, 0L),
       Histogram.parse(after, "asr2_seconds").countSince(Histogram.parse(before, "asr2_seconds")),
       since(before, after, "asr2_seconds"), since(before, after, "revocation_check_seconds"),
-      since(before, after, "outbox_publish_lag_seconds"));
+      since(before, after, "outbox_publish_lag_seconds"), since(before, after, "chain_completion_seconds"));
   }
 
   private static String since(String before, String after, String name) {
