@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Monitor de la cadena, "1 leader + 1 standby": leadership is a PostgreSQL session advisory lock held on a dedicated
- * connection, outside any pool. Only the holder runs the scheduled threads (BarridoPlazos); the lock goes with the
+ * connection, outside any pool. Only the holder runs the scheduled threads (BarridoPlazos, SondeoSalud); the lock goes with the
  * connection, so when the leader's process dies the standby's next try (every {@code vigilancia.liderazgo-ms}) wins.
  * The leadership state is this verticle's own.
  */
@@ -25,6 +25,7 @@ public final class MonitorCadena extends VerticleBase {
   private final RoleContext role;
   private PgConnection connection;
   private String barrido;
+  private String sondeo;
   private long timer;
   private boolean trying;
   private boolean stopped;
@@ -69,7 +70,8 @@ public final class MonitorCadena extends VerticleBase {
 
   private Future<Void> asumir() {
     LOG.info("This process leads the chain monitor");
-    return vertx.deployVerticle(new BarridoPlazos(role)).onSuccess(id -> barrido = id).mapEmpty();
+    return vertx.deployVerticle(new BarridoPlazos(role)).onSuccess(id -> barrido = id)
+      .compose(x -> vertx.deployVerticle(new SondeoSalud(role))).onSuccess(id -> sondeo = id).mapEmpty();
   }
 
   /** The connection (and with it the lock) is gone: stop sweeping until the lock is won again. */
@@ -79,6 +81,10 @@ public final class MonitorCadena extends VerticleBase {
       LOG.warn("Lost the chain monitor's leadership");
       vertx.undeploy(barrido);
       barrido = null;
+    }
+    if (sondeo != null) {
+      vertx.undeploy(sondeo);
+      sondeo = null;
     }
   }
 }

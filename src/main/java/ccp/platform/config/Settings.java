@@ -66,6 +66,7 @@ public final class Settings {
     integer("outbox.claim-timeout-ms", 100, 600_000);
     integer("cadena.plazo-etapa-ms", 100, 3_600_000);
     integer("vigilancia.barrido-ms", 50, 600_000);
+    integer("vigilancia.sondeo-ms", 50, 600_000);
     integer("vigilancia.liderazgo-ms", 50, 60_000);
     integer("reanudador.espera-ms", 50, 600_000);
     integer("reaccion.revocacion-horas", 1, 24 * 365);

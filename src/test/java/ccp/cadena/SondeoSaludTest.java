@@ -1,0 +1,49 @@
+package ccp.cadena;
+
+import ccp.app.Role;
+import ccp.platform.config.Settings;
+import ccp.support.Api;
+import ccp.support.Await;
+import ccp.support.Db;
+import ccp.support.Http;
+import ccp.support.RunningApp;
+import ccp.support.SharedInfra;
+import ccp.support.TestTokens;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@DisplayName("SondeoSalud: a stage with no live consumer has its stages in flight signalled before their deadline")
+class SondeoSaludTest {
+
+  @Test
+  @DisplayName("Facturación down, deadline 60 s: the stage is signalled within seconds, once")
+  void probeSignalsEarly() throws Exception {
+    Settings cluster = SharedInfra.settings(Map.of("cadena.plazo-etapa-ms", 60_000, "vigilancia.barrido-ms", 300,
+      "vigilancia.sondeo-ms", 300, "vigilancia.liderazgo-ms", 200, "reanudador.espera-ms", 60_000));
+    EnumSet<Role> roles = EnumSet.allOf(Role.class);
+    roles.remove(Role.FACTURACION);
+    try (RunningApp app = RunningApp.start(cluster, roles)) {
+      Api api = new Api(app.gatewayUrl(), TestTokens.signedWith(app.app().vertx(), SharedInfra.JWT_SECRET));
+      Http.Response r = api.crearPedido(Db.newActor(cluster, "VENDEDOR"), Api.pedido("T-1", "P-6", 1));
+      assertThat(r.status()).isEqualTo(201);
+      String pedido = r.json().getString("pedido");
+
+      long began = System.nanoTime();
+      Await.until(Duration.ofSeconds(15), () -> Db.strings(cluster,
+        "SELECT motivo FROM cadena.registro_senales WHERE pedido = ?::uuid AND publicada_en IS NOT NULL", pedido),
+        l -> !l.isEmpty(), "the early signal");
+      assertThat(Duration.ofNanos(System.nanoTime() - began)).isLessThan(Duration.ofSeconds(15));
+      Thread.sleep(1_000);
+      assertThat(Db.strings(cluster, "SELECT motivo FROM cadena.registro_senales WHERE pedido = ?::uuid", pedido))
+        .containsExactly("SONDEO_SIN_RESPUESTA");
+      assertThat(Db.strings(cluster, "SELECT estado FROM cadena.cadena_etapa WHERE pedido = ?::uuid AND etapa = 'FACTURACION'", pedido))
+        .containsExactly("EN_REINTENTO");
+    }
+  }
+}
