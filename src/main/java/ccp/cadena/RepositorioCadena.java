@@ -56,6 +56,7 @@ final class RepositorioCadena {
                en_curso_desde = now(), actualizada_en = now()
            FROM hecha, cadena.cadenas c
            WHERE e.pedido = hecha.pedido AND e.etapa = $3 AND e.estado = 'PENDIENTE' AND c.pedido = hecha.pedido
+             AND c.estado = 'EN_CURSO'
            RETURNING e.intento, c.lineas)
     SELECT siguiente.intento, siguiente.lineas, previa.estado AS antes, previa.reintento_desde FROM siguiente, previa""";
 
@@ -89,6 +90,15 @@ final class RepositorioCadena {
     WHERE c.pedido = $1 ORDER BY e.orden""";
 
   record Situacion(String cadena, JsonArray lineas, List<String> etapas, List<String> estados, List<Integer> intentos) {}
+
+  /**
+   * The Reacción stops an annulled order's chain: DETENIDO whether it runs, finished, or has not started yet (a chain
+   * that starts later finds the row and does nothing).
+   */
+  private static final String DETENER = """
+    INSERT INTO cadena.cadenas (pedido, actor, lineas, estado, terminada_en) VALUES ($1, $2, '[]', 'DETENIDO', now())
+    ON CONFLICT (pedido) DO UPDATE SET estado = 'DETENIDO', terminada_en = now()
+    WHERE cadenas.estado IN ('EN_CURSO', 'LISTO')""";
 
   private final SqlClient sql;
 
@@ -139,6 +149,10 @@ final class RepositorioCadena {
       }
       return Optional.of(new Situacion(cadena, lineas, etapas, estados, intentos));
     });
+  }
+
+  Future<Void> detener(UUID pedido, String actor) {
+    return sql.preparedQuery(DETENER).execute(Tuple.of(pedido, actor)).mapEmpty();
   }
 
   Future<List<EnCurso>> iniciar(UUID pedido, String actor, JsonArray lineas, long plazoMs) {

@@ -13,10 +13,11 @@ interface Efecto {
 
   Future<Resultado> aplicar(UUID pedido, JsonArray lineas);
 
-  /** Undoes the effect for an order rejected later in the chain; only Facturación has something to undo. */
-  default Future<Resultado> compensar(UUID pedido) {
-    return Future.failedFuture(new UnsupportedOperationException("nothing to compensate"));
-  }
+  /**
+   * Undoes the effect for an order rejected later in the chain or stopped by the Reacción, and takes the stage's key
+   * so that a command still in flight does nothing. Idempotent.
+   */
+  Future<Resultado> compensar(UUID pedido);
 
   static int unidades(JsonArray lineas) {
     int total = 0;

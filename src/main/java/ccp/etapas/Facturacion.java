@@ -21,8 +21,15 @@ final class Facturacion implements Efecto {
     UNION ALL
     SELECT resultado, motivo FROM facturacion.etapa_procesada WHERE pedido = $1 AND etapa = 'FACTURACION'""";
 
+  /**
+   * The stage's own key is taken first ("cadena detenida"), so a command still in flight can no longer invoice; an
+   * invoice already issued gets its credit note.
+   */
   private static final String COMPENSAR = """
-    WITH marca AS (
+    WITH bloqueo AS (
+           INSERT INTO facturacion.etapa_procesada (pedido, etapa, resultado, motivo) VALUES ($1, 'FACTURACION', 'RECHAZADA', 'cadena detenida')
+           ON CONFLICT (pedido, etapa) DO NOTHING),
+         marca AS (
            INSERT INTO facturacion.etapa_procesada (pedido, etapa, resultado, motivo)
            SELECT pedido, 'COMPENSACION', 'COMPENSADA', 'nota de crédito' FROM facturacion.facturas WHERE pedido = $1
            ON CONFLICT (pedido, etapa) DO NOTHING

@@ -31,6 +31,24 @@ final class Inventario implements Efecto {
     UPDATE inventario.stock SET disponible = disponible - $2 WHERE producto = $1 AND disponible >= $2""";
   private static final String RESERVAR = "INSERT INTO inventario.reservas (pedido, producto, cantidad) VALUES ($1, $2, $3)";
 
+  /**
+   * Undoing a reservation: the stage's key is taken first, so a command still in flight can no longer reserve; a
+   * reservation already made returns its units to stock, once (its own key).
+   */
+  private static final String LIBERAR = """
+    WITH bloqueo AS (
+           INSERT INTO inventario.etapa_procesada (pedido, etapa, resultado, motivo) VALUES ($1, 'INVENTARIO', 'RECHAZADA', 'cadena detenida')
+           ON CONFLICT (pedido, etapa) DO NOTHING),
+         marca AS (
+           INSERT INTO inventario.etapa_procesada (pedido, etapa, resultado, motivo) VALUES ($1, 'COMPENSACION', 'COMPENSADA', 'reserva liberada')
+           ON CONFLICT (pedido, etapa) DO NOTHING
+           RETURNING pedido),
+         liberada AS (
+           UPDATE inventario.stock s SET disponible = s.disponible + r.cantidad
+           FROM inventario.reservas r, marca WHERE r.pedido = marca.pedido AND s.producto = r.producto
+           RETURNING s.producto)
+    SELECT count(*) AS productos FROM liberada""";
+
   /** Thrown inside the transaction to roll back the lines already reserved. */
   private static final class SinStock extends RuntimeException {
     SinStock(String producto) {
@@ -60,6 +78,11 @@ final class Inventario implements Efecto {
         : Future.failedFuture(err))
       .compose(done -> sql.preparedQuery(RESULTADO).execute(Tuple.of(pedido)))
       .map(Resultado::of);
+  }
+
+  @Override
+  public Future<Resultado> compensar(UUID pedido) {
+    return sql.preparedQuery(LIBERAR).execute(Tuple.of(pedido)).map(x -> new Resultado(Resultado.COMPENSADA, "reserva liberada"));
   }
 
   private Future<Void> reservar(SqlConnection conn, UUID pedido, Map<String, Integer> porProducto) {

@@ -20,6 +20,11 @@ final class ValidacionDespacho implements Efecto {
     UNION ALL
     SELECT resultado, motivo FROM despacho.etapa_procesada WHERE pedido = $1 AND etapa = 'DESPACHO'""";
 
+  /** Nothing to undo; the stage's key is taken so that a command still in flight no longer validates. */
+  private static final String COMPENSAR = """
+    INSERT INTO despacho.etapa_procesada (pedido, etapa, resultado, motivo) VALUES ($1, 'DESPACHO', 'RECHAZADA', 'cadena detenida')
+    ON CONFLICT (pedido, etapa) DO NOTHING""";
+
   private final SqlClient sql;
 
   ValidacionDespacho(SqlClient sql) {
@@ -29,5 +34,10 @@ final class ValidacionDespacho implements Efecto {
   @Override
   public Future<Resultado> aplicar(UUID pedido, JsonArray lineas) {
     return sql.preparedQuery(VALIDAR).execute(Tuple.of(pedido, lineas, Efecto.unidades(lineas))).map(Resultado::of);
+  }
+
+  @Override
+  public Future<Resultado> compensar(UUID pedido) {
+    return sql.preparedQuery(COMPENSAR).execute(Tuple.of(pedido)).map(x -> new Resultado(Resultado.COMPENSADA, "cadena detenida"));
   }
 }

@@ -97,8 +97,10 @@ public final class OrquestadorReaccion extends VerticleBase {
       case REVOCADA -> paso(r, Paso.BLOQUEADA, () -> llamar(role.settings().text("gestor.url"),
         "/interno/actores/" + segmento(r.actor()) + "/bloqueo", new JsonObject()));
       case BLOQUEADA -> paso(r, Paso.COMPENSADA, () -> llamar(role.settings().text("pedidos.url"),
-        "/interno/pedidos/" + segmento(r.pedido()) + "/anulacion",
-        new JsonObject().put("motivo", "escritura indebida (reacción " + r.idEscritura() + ")")));
+          "/interno/pedidos/" + segmento(r.pedido()) + "/anulacion",
+          new JsonObject().put("motivo", "escritura indebida (reacción " + r.idEscritura() + ")"))
+        .compose(anulado -> llamar(role.settings().text("cadena.url"), "/interno/cadenas/" + segmento(r.pedido()) + "/detencion",
+          new JsonObject().put("actor", r.actor()))));
       case COMPENSADA -> paso(r, Paso.NOTIFICADA, () -> alertas.accesoIndebido(r));
       case NOTIFICADA -> Future.succeededFuture();
     };

@@ -8,7 +8,7 @@ CREATE TABLE stock (
 CREATE TABLE etapa_procesada (
   pedido        uuid NOT NULL,
   etapa         text NOT NULL,
-  resultado     text NOT NULL CHECK (resultado IN ('COMPLETADA', 'RECHAZADA')),
+  resultado     text NOT NULL CHECK (resultado IN ('COMPLETADA', 'RECHAZADA', 'COMPENSADA')),
   motivo        text,
   procesada_en  timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (pedido, etapa)

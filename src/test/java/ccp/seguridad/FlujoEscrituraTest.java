@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -65,6 +66,19 @@ class FlujoEscrituraTest {
     assertThat(api.leerPedido(area, pedido).getString("estado")).isEqualTo("ANULADO");
     assertThat(Db.strings(app.settings(), "SELECT paso FROM seguridad.registro_reacciones WHERE actor = ?", consulta)).containsExactly("NOTIFICADA");
     assertThat(api.alertas(area, consulta)).hasSize(1);
+
+    // The order chain stopped, and every stage either never acted or undid what it did.
+    assertThat(Db.strings(app.settings(), "SELECT estado FROM cadena.cadenas WHERE pedido = ?::uuid", pedido)).containsExactly("DETENIDO");
+    for (String schema : List.of("facturacion", "inventario", "despacho")) {
+      Await.until(Duration.ofSeconds(10), () -> Db.count(app.settings(),
+        "SELECT count(*) FROM " + schema + ".etapa_procesada WHERE pedido = ?::uuid AND etapa <> 'COMPENSACION'", pedido),
+        n -> n == 1, "the " + schema + " stage's key taken");
+    }
+    Await.until(Duration.ofSeconds(10), () -> Db.count(app.settings(), "SELECT count(*) FROM facturacion.facturas f WHERE f.pedido = ?::uuid "
+      + "AND NOT EXISTS (SELECT 1 FROM facturacion.notas_credito n WHERE n.pedido = f.pedido)", pedido), n -> n == 0, "no invoice left standing");
+    Await.until(Duration.ofSeconds(10), () -> Db.count(app.settings(), "SELECT count(*) FROM inventario.reservas r WHERE r.pedido = ?::uuid "
+      + "AND NOT EXISTS (SELECT 1 FROM inventario.etapa_procesada p WHERE p.pedido = r.pedido AND p.etapa = 'COMPENSACION')", pedido),
+      n -> n == 0, "no reservation left standing");
   }
 
   @Test

@@ -35,7 +35,7 @@ class InvarianteRevocacionTest {
   @DisplayName("two gateway processes, a read-only client writing as fast as it can through both")
   void noWriteAcceptedAfterRevoke() throws Exception {
     Settings cluster = SharedInfra.settings();
-    try (RunningApp servicios = RunningApp.start(cluster, Set.of(Role.GESTOR, Role.SEGURIDAD, Role.PEDIDOS));
+    try (RunningApp servicios = RunningApp.start(cluster, Set.of(Role.GESTOR, Role.SEGURIDAD, Role.PEDIDOS, Role.CADENA));
          RunningApp puerta1 = RunningApp.start(SharedInfra.process(cluster, Map.of()), Set.of(Role.GATEWAY));
          RunningApp puerta2 = RunningApp.start(SharedInfra.process(cluster, Map.of("gateway.port", SharedInfra.freePort())), Set.of(Role.GATEWAY))) {
       TestTokens tokens = TestTokens.signedWith(servicios.app().vertx(), SharedInfra.JWT_SECRET);

@@ -25,7 +25,7 @@ class ReaccionReinicioTest {
   @DisplayName("stopped between revoke and compensate → the reaction completes after restart, no step twice, one alert")
   void reactionResumesAfterRestart() throws Exception {
     Settings cluster = SharedInfra.settings(Map.of("reaccion.reanudar-tras-ms", 500));
-    try (RunningApp puerta = RunningApp.start(cluster, Set.of(Role.GATEWAY, Role.GESTOR))) {
+    try (RunningApp puerta = RunningApp.start(cluster, Set.of(Role.GATEWAY, Role.GESTOR, Role.CADENA))) {
       Api api = new Api(puerta.gatewayUrl(), TestTokens.signedWith(puerta.app().vertx(), SharedInfra.JWT_SECRET));
       String consulta = Db.newActor(cluster, "CONSULTA");
       String area = Db.newActor(cluster, "SEGURIDAD");
