@@ -53,10 +53,6 @@ final class ApiBandeja implements AppApi {
     router.post("/v1/bandeja/:id/reintento").handler(this::reintentar);
   }
 
-  EventPublisher publisher() {
-    return publisher;
-  }
-
   @Override
   public Future<Void> close() {
     return publisher.close();

@@ -2,13 +2,12 @@ package ccp.etapas;
 
 import ccp.app.RoleContext;
 import ccp.cadena.Etapa;
+import ccp.cadena.Lineas;
 import ccp.platform.kafka.ConsumerVerticle;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
-import ccp.platform.kafka.PoisonMessageException;
 import ccp.platform.kafka.Topics;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.UUID;
@@ -57,7 +56,7 @@ public final class ConsumidorEtapa extends ConsumerVerticle {
     UUID pedido = UUID.fromString(comando.textOf("pedido"));
     int intento = comando.data().getInteger("intento", 0);
     boolean compensar = "COMPENSAR".equals(comando.data().getString("accion"));
-    Future<Resultado> hecho = compensar ? efecto.compensar(pedido) : efecto.aplicar(pedido, lineas(comando.data()));
+    Future<Resultado> hecho = compensar ? efecto.compensar(pedido) : efecto.aplicar(pedido, Lineas.de(comando.data()));
     return hecho.compose(resultado -> confirmar(pedido, intento, resultado));
   }
 
@@ -72,16 +71,4 @@ public final class ConsumidorEtapa extends ConsumerVerticle {
     return publisher().publish(Topics.ETAPA_COMPLETADA, pedido.toString(), confirmacion).mapEmpty();
   }
 
-  private static JsonArray lineas(JsonObject data) {
-    if (!(data.getValue("lineas") instanceof JsonArray lineas) || lineas.isEmpty()) {
-      throw new PoisonMessageException("'lineas' must be a non-empty list");
-    }
-    for (Object linea : lineas) {
-      if (!(linea instanceof JsonObject l) || !(l.getValue("producto") instanceof String)
-        || !(l.getValue("cantidad") instanceof Integer q) || q < 1) {
-        throw new PoisonMessageException("every line needs a 'producto' and a positive integer 'cantidad'");
-      }
-    }
-    return lineas;
-  }
 }

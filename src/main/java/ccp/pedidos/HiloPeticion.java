@@ -49,18 +49,24 @@ public final class HiloPeticion extends VerticleBase {
       .listen(role.settings().integer("pedidos.port"), role.settings().text("http.host"));
   }
 
-  /** B11: the Reacción compensates an improper write by annulling the order. Idempotent. */
+  /**
+   * B11: the Reacción compensates an improper write by annulling the order. Idempotent. The annulment is itself a
+   * committed write on {@code escritura.realizada}: the Coordinador stops the order's chain from it.
+   */
   private void anular(RoutingContext ctx) {
     UUID id = ApiPedidos.pedidoId(ctx);
     JsonObject body = JsonBody.object(ctx, Set.of("motivo"));
     String motivo = JsonBody.text(body, "motivo", Pattern.compile("[^\\p{Cntrl}]{1,500}"), "1 to 500 printable characters");
-    pedidos.anular(id, motivo).compose(anulado -> pedidos.leer(id).map(pedido -> {
-      if (pedido.isEmpty()) {
-        ApiErrors.send(ctx, 404, "not_found", "no order " + id);
-      } else {
-        ApiPedidos.responder(ctx, 200, pedido.get().put("anulado_ahora", anulado));
-      }
-      return null;
-    })).onFailure(ctx::fail);
+    pedidos.anular(id, motivo).compose(anulado -> {
+      if (anulado) vertx.eventBus().send(outbox.wakeAddress(), null);
+      return pedidos.leer(id).map(pedido -> {
+        if (pedido.isEmpty()) {
+          ApiErrors.send(ctx, 404, "not_found", "no order " + id);
+        } else {
+          ApiPedidos.responder(ctx, 200, pedido.get().put("anulado_ahora", anulado));
+        }
+        return null;
+      });
+    }).onFailure(ctx::fail);
   }
 }

@@ -46,9 +46,19 @@ final class RepositorioPedidos {
   private static final String RESPUESTA = "SELECT huella_cuerpo, estado_http, respuesta FROM pedidos.idempotencia WHERE actor = $1 AND clave = $2";
   private static final String LEER = """
     SELECT id, actor, tendero, lineas, estado, creado_en, anulado_en, motivo_anulacion FROM pedidos.pedidos WHERE id = $1""";
+  /** The annulment and its outbox event in one statement: the chain learns of it as of any committed write. */
   private static final String ANULAR = """
-    UPDATE pedidos.pedidos SET estado = 'ANULADO', anulado_en = now(), motivo_anulacion = $2
-    WHERE id = $1 AND estado <> 'ANULADO'""";
+    WITH anulado AS (
+           UPDATE pedidos.pedidos SET estado = 'ANULADO', anulado_en = now(), motivo_anulacion = $2
+           WHERE id = $1 AND estado <> 'ANULADO'
+           RETURNING id)
+    INSERT INTO pedidos.outbox (id_evento, topic, clave, valor)
+    SELECT $3, $4, $5, $6 FROM anulado""";
+
+  /** The operations Pedidos writes on {@code escritura.realizada}: the App's orders, and the Reacción's annulments. */
+  static final String CREAR_PEDIDO = "CREAR_PEDIDO";
+  static final String ANULAR_PEDIDO = "ANULAR_PEDIDO";
+  private static final String SISTEMA = "sistema";
 
   private final SqlClient sql;
 
@@ -67,7 +77,7 @@ final class RepositorioPedidos {
       .put("tendero", solicitud.tendero()).put("lineas", solicitud.lineas()).put("creado_en", creado.toString());
     String idEscritura = UUID.randomUUID().toString();
     Envelope escritura = new Envelope(idEscritura, EventTypes.ESCRITURA_REALIZADA, "/pedidos", creado, id.toString(), new JsonObject()
-      .put("id_escritura", idEscritura).put("servicio", "pedidos").put("operacion", "CREAR_PEDIDO").put("pedido", id.toString())
+      .put("id_escritura", idEscritura).put("servicio", "pedidos").put("operacion", CREAR_PEDIDO).put("pedido", id.toString())
       .put("actor", actor).put("tendero", solicitud.tendero()).put("lineas", solicitud.lineas()).put("t_escritura", creado.toString()));
     Tuple params = Tuple.of(id, actor, solicitud.tendero(), solicitud.lineas(), creado.atOffset(ZoneOffset.UTC))
       .addValue(UUID.fromString(idEscritura)).addValue(Topics.ESCRITURA_REALIZADA).addValue(id.toString()).addValue(escritura.encode())
@@ -102,6 +112,11 @@ final class RepositorioPedidos {
 
   /** True when this call annulled the order; false when it was annulled already. */
   Future<Boolean> anular(UUID id, String motivo) {
-    return sql.preparedQuery(ANULAR).execute(Tuple.of(id, motivo)).map(rows -> rows.rowCount() == 1);
+    String idEscritura = UUID.randomUUID().toString();
+    Envelope escritura = new Envelope(idEscritura, EventTypes.ESCRITURA_REALIZADA, "/pedidos", Instant.now(), id.toString(), new JsonObject()
+      .put("id_escritura", idEscritura).put("servicio", "pedidos").put("operacion", ANULAR_PEDIDO).put("pedido", id.toString())
+      .put("actor", SISTEMA).put("motivo", motivo).put("t_escritura", Instant.now().toString()));
+    Tuple params = Tuple.of(id, motivo, UUID.fromString(idEscritura), Topics.ESCRITURA_REALIZADA, id.toString(), escritura.encode());
+    return sql.preparedQuery(ANULAR).execute(params).map(rows -> rows.rowCount() == 1);
   }
 }

@@ -97,10 +97,8 @@ public final class OrquestadorReaccion extends VerticleBase {
       case REVOCADA -> paso(r, Paso.BLOQUEADA, () -> llamar(role.settings().text("gestor.url"),
         "/interno/actores/" + segmento(r.actor()) + "/bloqueo", new JsonObject()));
       case BLOQUEADA -> paso(r, Paso.COMPENSADA, () -> llamar(role.settings().text("pedidos.url"),
-          "/interno/pedidos/" + segmento(r.pedido()) + "/anulacion",
-          new JsonObject().put("motivo", "escritura indebida (reacción " + r.idEscritura() + ")"))
-        .compose(anulado -> llamar(role.settings().text("cadena.url"), "/interno/cadenas/" + segmento(r.pedido()) + "/detencion",
-          new JsonObject().put("actor", r.actor()))));
+        "/interno/pedidos/" + segmento(r.pedido()) + "/anulacion",
+        new JsonObject().put("motivo", "escritura indebida (reacción " + r.idEscritura() + ")")));
       case COMPENSADA -> paso(r, Paso.NOTIFICADA, () -> alertas.accesoIndebido(r));
       case NOTIFICADA -> Future.succeededFuture();
     };
