@@ -72,8 +72,7 @@ public final class Application {
     health.readiness().register("postgresql", 2_000, promise -> sql.query("SELECT 1").execute()
       .onSuccess(rows -> promise.complete(Status.OK()))
       .onFailure(err -> promise.complete(Status.KO(new io.vertx.core.json.JsonObject().put("error", err.getMessage())))));
-    RoleContext context = new RoleContext(vertx, settings, roles, sql, PgClients.transactional(vertx, settings), registry, health,
-      Tokens.create(vertx, settings));
+    RoleContext context = new RoleContext(vertx, settings, roles, sql, registry, health, Tokens.create(vertx, settings));
     return migrate(roles)
       .compose(ignored -> ensureTopics())
       .compose(ignored -> Future.all(roles.stream().map(r -> r.deploy(context)).toList()))

@@ -8,17 +8,16 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VerticleBase;
-import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlClient;
 
 import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * What a role's verticles are built from: the process's Vert.x, settings, the roles it runs, database clients (pipelined
- * for single statements, a pool for transactions), meters, health and tokens.
+ * What a role's verticles are built from: the process's Vert.x, settings, the roles it runs, its database client,
+ * meters, health and tokens.
  */
-public record RoleContext(Vertx vertx, Settings settings, Set<Role> roles, SqlClient sql, Pool pool, MeterRegistry registry,
+public record RoleContext(Vertx vertx, Settings settings, Set<Role> roles, SqlClient sql, MeterRegistry registry,
                           Health health, Tokens tokens) {
 
   /** Instances for an HTTP verticle: {@code http.instances}, or one per event loop when it is 0. */

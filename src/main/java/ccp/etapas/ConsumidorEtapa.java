@@ -37,7 +37,7 @@ public final class ConsumidorEtapa extends ConsumerVerticle {
   }
 
   public static ConsumidorEtapa inventario(RoleContext role) {
-    return new ConsumidorEtapa(role, Etapa.INVENTARIO, r -> new Inventario(r.pool(), r.sql()));
+    return new ConsumidorEtapa(role, Etapa.INVENTARIO, r -> new Inventario(r.sql()));
   }
 
   public static ConsumidorEtapa despacho(RoleContext role) {

@@ -2,34 +2,52 @@ package ccp.etapas;
 
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
-import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlClient;
-import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * Inventario: reserves every line of the order, or none. Each product is decremented by one atomic statement
- * ({@code … WHERE disponible >= q}): stock is never negative, never oversold, across any number of processes, and a
- * product waits only for writers of that same product. Products are taken in name order, so two orders sharing
- * products cannot deadlock. Not enough stock is a business outcome: RECHAZADA, recorded like a success.
+ * Inventario: reserves every line of the order, or none, with one atomic statement: stock is never negative, never
+ * oversold, across any number of processes, and a product waits only for writers of that same product. Not enough
+ * stock is a business outcome: RECHAZADA, recorded like a success.
  */
 final class Inventario implements Efecto {
 
-  private static final String MARCAR = """
-    INSERT INTO inventario.etapa_procesada (pedido, etapa, resultado, motivo) VALUES ($1, 'INVENTARIO', $2, $3)
-    ON CONFLICT (pedido, etapa) DO NOTHING""";
-  private static final String RESULTADO = """
+  /**
+   * The whole reservation in one statement, so row locks are held for one statement, not across round trips: the
+   * order's products are locked in name order (two orders can never deadlock), checked, and all decremented — or
+   * none, and the order is RECHAZADA. EtapaProcesada is inserted by the same statement; a redelivered command finds
+   * it, changes nothing, and answers the first result.
+   */
+  private static final String RESERVAR = """
+    WITH pedidas AS (
+           SELECT producto, sum(cantidad)::int AS q
+           FROM jsonb_to_recordset($2::jsonb) AS l (producto text, cantidad int) GROUP BY producto),
+         bloqueadas AS (
+           SELECT s.producto, s.disponible FROM inventario.stock s
+           WHERE s.producto IN (SELECT producto FROM pedidas)
+           ORDER BY s.producto FOR UPDATE),
+         faltante AS (
+           SELECT p.producto FROM pedidas p LEFT JOIN bloqueadas b ON b.producto = p.producto
+           WHERE b.producto IS NULL OR b.disponible < p.q
+           ORDER BY p.producto LIMIT 1),
+         marca AS (
+           INSERT INTO inventario.etapa_procesada (pedido, etapa, resultado, motivo)
+           SELECT $1, 'INVENTARIO',
+                  CASE WHEN EXISTS (SELECT 1 FROM faltante) THEN 'RECHAZADA' ELSE 'COMPLETADA' END,
+                  (SELECT 'sin stock de ' || producto FROM faltante)
+           ON CONFLICT (pedido, etapa) DO NOTHING
+           RETURNING resultado, motivo),
+         descontado AS (
+           UPDATE inventario.stock s SET disponible = s.disponible - p.q
+           FROM pedidas p
+           WHERE s.producto = p.producto AND EXISTS (SELECT 1 FROM marca WHERE resultado = 'COMPLETADA')
+           RETURNING s.producto, p.q),
+         reservas AS (INSERT INTO inventario.reservas (pedido, producto, cantidad) SELECT $1, producto, q FROM descontado)
+    SELECT resultado, motivo FROM marca
+    UNION ALL
     SELECT resultado, motivo FROM inventario.etapa_procesada WHERE pedido = $1 AND etapa = 'INVENTARIO'""";
-  private static final String DESCONTAR = """
-    UPDATE inventario.stock SET disponible = disponible - $2 WHERE producto = $1 AND disponible >= $2""";
-  private static final String RESERVAR = "INSERT INTO inventario.reservas (pedido, producto, cantidad) VALUES ($1, $2, $3)";
 
   /**
    * Undoing a reservation: the stage's key is taken first, so a command still in flight can no longer reserve; a
@@ -49,50 +67,19 @@ final class Inventario implements Efecto {
            RETURNING s.producto)
     SELECT count(*) AS productos FROM liberada""";
 
-  /** Thrown inside the transaction to roll back the lines already reserved. */
-  private static final class SinStock extends RuntimeException {
-    SinStock(String producto) {
-      super("sin stock de " + producto, null, false, false);
-    }
-  }
-
-  private final Pool pool;
   private final SqlClient sql;
 
-  Inventario(Pool pool, SqlClient sql) {
-    this.pool = pool;
+  Inventario(SqlClient sql) {
     this.sql = sql;
   }
 
   @Override
   public Future<Resultado> aplicar(UUID pedido, JsonArray lineas) {
-    Map<String, Integer> porProducto = new TreeMap<>();
-    for (int i = 0; i < lineas.size(); i++) {
-      JsonObject linea = lineas.getJsonObject(i);
-      porProducto.merge(linea.getString("producto"), linea.getInteger("cantidad"), Integer::sum);
-    }
-    return pool.withTransaction(conn -> conn.preparedQuery(MARCAR).execute(Tuple.of(pedido, Resultado.COMPLETADA, null))
-        .compose(marca -> marca.rowCount() == 0 ? Future.succeededFuture() : reservar(conn, pedido, porProducto)))
-      .recover(err -> err instanceof SinStock
-        ? sql.preparedQuery(MARCAR).execute(Tuple.of(pedido, Resultado.RECHAZADA, err.getMessage())).mapEmpty()
-        : Future.failedFuture(err))
-      .compose(done -> sql.preparedQuery(RESULTADO).execute(Tuple.of(pedido)))
-      .map(Resultado::of);
+    return sql.preparedQuery(RESERVAR).execute(Tuple.of(pedido, lineas)).map(Resultado::of);
   }
 
   @Override
   public Future<Resultado> compensar(UUID pedido) {
     return sql.preparedQuery(LIBERAR).execute(Tuple.of(pedido)).map(x -> new Resultado(Resultado.COMPENSADA, "reserva liberada"));
-  }
-
-  private Future<Void> reservar(SqlConnection conn, UUID pedido, Map<String, Integer> porProducto) {
-    Future<Void> chain = Future.succeededFuture();
-    for (Map.Entry<String, Integer> linea : porProducto.entrySet()) {
-      chain = chain.compose(x -> conn.preparedQuery(DESCONTAR).execute(Tuple.of(linea.getKey(), linea.getValue()))
-        .compose(rows -> rows.rowCount() == 1 ? Future.succeededFuture() : Future.failedFuture(new SinStock(linea.getKey()))));
-    }
-    List<Tuple> reservas = new ArrayList<>();
-    porProducto.forEach((producto, cantidad) -> reservas.add(Tuple.of(pedido, producto, cantidad)));
-    return chain.compose(x -> conn.preparedQuery(RESERVAR).executeBatch(reservas)).mapEmpty();
   }
 }

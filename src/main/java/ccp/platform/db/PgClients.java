@@ -4,7 +4,6 @@ import ccp.platform.config.Settings;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
-import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import io.vertx.sqlclient.SqlClient;
 
@@ -27,16 +26,7 @@ public final class PgClients {
       .setPipeliningLimit(256);
   }
 
-  /** For the few writes that must span several statements (a reservation of several products) in one transaction. */
-  public static Pool transactional(Vertx vertx, Settings settings) {
-    return PgBuilder.pool()
-      .with(new PoolOptions().setMaxSize(settings.integer("pg.tx-pool-size")).setName("ccp-transactions"))
-      .connectingTo(connectOptions(settings))
-      .using(vertx)
-      .build();
-  }
-
-  /** Single statements, each atomic on its own: nearly every write of this project. */
+  /** Every write of this project is one atomic statement, so one pipelining client serves them all. */
   public static SqlClient pipelined(Vertx vertx, Settings settings) {
     return PgBuilder.client()
       .with(new PoolOptions().setMaxSize(settings.integer("pg.pool-size")).setName("ccp-statements"))
