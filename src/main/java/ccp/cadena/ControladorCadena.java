@@ -22,8 +22,6 @@ public final class ControladorCadena extends ConsumerVerticle {
 
   /** The Coordinador's own queue on the writes; its confirmations queue is {@code cola.coordinador}. */
   static final String COLA = "cola.coordinador.escrituras";
-  private static final String CREAR_PEDIDO = "CREAR_PEDIDO";
-  private static final String ANULAR_PEDIDO = "ANULAR_PEDIDO";
 
   private final RoleContext role;
   private RepositorioCadena cadenas;
@@ -45,8 +43,8 @@ public final class ControladorCadena extends ConsumerVerticle {
     EventTypes.require(escritura, EventTypes.ESCRITURA_REALIZADA, Topics.ESCRITURA_REALIZADA);
     String operacion = escritura.textOf("operacion");
     UUID pedido = UUID.fromString(escritura.textOf("pedido"));
-    if (ANULAR_PEDIDO.equals(operacion)) return detener(pedido, escritura.textOf("actor"));
-    if (!CREAR_PEDIDO.equals(operacion)) return Future.succeededFuture();
+    if (EventTypes.ANULAR_PEDIDO.equals(operacion)) return detener(pedido, escritura.textOf("actor"));
+    if (!EventTypes.CREAR_PEDIDO.equals(operacion)) return Future.succeededFuture();
     JsonArray lineas = Lineas.de(escritura.data());
     return cadenas.iniciar(pedido, escritura.textOf("actor"), lineas, role.settings().integer("cadena.plazo-etapa-ms"))
       .compose(enCurso -> Future.all(enCurso.stream()

@@ -55,9 +55,6 @@ final class RepositorioPedidos {
     INSERT INTO pedidos.outbox (id_evento, topic, clave, valor)
     SELECT $3, $4, $5, $6 FROM anulado""";
 
-  /** The operations Pedidos writes on {@code escritura.realizada}: the App's orders, and the Reacción's annulments. */
-  static final String CREAR_PEDIDO = "CREAR_PEDIDO";
-  static final String ANULAR_PEDIDO = "ANULAR_PEDIDO";
   private static final String SISTEMA = "sistema";
 
   private final SqlClient sql;
@@ -77,7 +74,7 @@ final class RepositorioPedidos {
       .put("tendero", solicitud.tendero()).put("lineas", solicitud.lineas()).put("creado_en", creado.toString());
     String idEscritura = UUID.randomUUID().toString();
     Envelope escritura = new Envelope(idEscritura, EventTypes.ESCRITURA_REALIZADA, "/pedidos", creado, id.toString(), new JsonObject()
-      .put("id_escritura", idEscritura).put("servicio", "pedidos").put("operacion", CREAR_PEDIDO).put("pedido", id.toString())
+      .put("id_escritura", idEscritura).put("servicio", "pedidos").put("operacion", EventTypes.CREAR_PEDIDO).put("pedido", id.toString())
       .put("actor", actor).put("tendero", solicitud.tendero()).put("lineas", solicitud.lineas()).put("t_escritura", creado.toString()));
     Tuple params = Tuple.of(id, actor, solicitud.tendero(), solicitud.lineas(), creado.atOffset(ZoneOffset.UTC))
       .addValue(UUID.fromString(idEscritura)).addValue(Topics.ESCRITURA_REALIZADA).addValue(id.toString()).addValue(escritura.encode())
@@ -114,7 +111,7 @@ final class RepositorioPedidos {
   Future<Boolean> anular(UUID id, String motivo) {
     String idEscritura = UUID.randomUUID().toString();
     Envelope escritura = new Envelope(idEscritura, EventTypes.ESCRITURA_REALIZADA, "/pedidos", Instant.now(), id.toString(), new JsonObject()
-      .put("id_escritura", idEscritura).put("servicio", "pedidos").put("operacion", ANULAR_PEDIDO).put("pedido", id.toString())
+      .put("id_escritura", idEscritura).put("servicio", "pedidos").put("operacion", EventTypes.ANULAR_PEDIDO).put("pedido", id.toString())
       .put("actor", SISTEMA).put("motivo", motivo).put("t_escritura", Instant.now().toString()));
     Tuple params = Tuple.of(id, motivo, UUID.fromString(idEscritura), Topics.ESCRITURA_REALIZADA, id.toString(), escritura.encode());
     return sql.preparedQuery(ANULAR).execute(params).map(rows -> rows.rowCount() == 1);

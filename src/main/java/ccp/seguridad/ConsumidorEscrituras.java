@@ -12,8 +12,6 @@ import ccp.seguridad.RegistroReacciones.Reaccion;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Set;
 import java.util.UUID;
@@ -53,7 +51,7 @@ public final class ConsumidorEscrituras extends ConsumerVerticle {
     String servicio = escritura.textOf("servicio");
     if (!SERVICIOS.contains(servicio)) throw new PoisonMessageException("unknown servicio '" + servicio + "' (known: " + SERVICIOS + ")");
     // Only the App's writes are checked; the Reacción's own annulments are not an actor's write.
-    if (!"CREAR_PEDIDO".equals(escritura.textOf("operacion"))) return Future.succeededFuture();
+    if (!EventTypes.CREAR_PEDIDO.equals(escritura.textOf("operacion"))) return Future.succeededFuture();
     String actor = escritura.textOf("actor");
     String pedido = escritura.textOf("pedido");
     return permitida(actor).compose(permitida -> {
@@ -65,7 +63,7 @@ public final class ConsumidorEscrituras extends ConsumerVerticle {
 
   /** B5. A writer the Gestor does not know had no right to write either. */
   private Future<Boolean> permitida(String actor) {
-    String path = "/interno/actores/" + URLEncoder.encode(actor, StandardCharsets.UTF_8).replace("+", "%20") + "/permisos";
+    String path = "/interno/actores/" + ServiceClient.segment(actor) + "/permisos";
     return gestor.get(role.settings().text("gestor.url"), path)
       .map(permisos -> permisos.getBoolean("puede_escribir", false))
       .recover(err -> {

@@ -12,8 +12,6 @@ import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.UUID;
@@ -95,9 +93,9 @@ public final class OrquestadorReaccion extends VerticleBase {
     return switch (r.paso()) {
       case ABIERTA -> paso(r, Paso.REVOCADA, () -> registro.revocar(r, role.settings().integer("reaccion.revocacion-horas")));
       case REVOCADA -> paso(r, Paso.BLOQUEADA, () -> llamar(role.settings().text("gestor.url"),
-        "/interno/actores/" + segmento(r.actor()) + "/bloqueo", new JsonObject()));
+        "/interno/actores/" + ServiceClient.segment(r.actor()) + "/bloqueo", new JsonObject()));
       case BLOQUEADA -> paso(r, Paso.COMPENSADA, () -> llamar(role.settings().text("pedidos.url"),
-        "/interno/pedidos/" + segmento(r.pedido()) + "/anulacion",
+        "/interno/pedidos/" + ServiceClient.segment(r.pedido()) + "/anulacion",
         new JsonObject().put("motivo", "escritura indebida (reacción " + r.idEscritura() + ")")));
       case COMPENSADA -> paso(r, Paso.NOTIFICADA, () -> alertas.accesoIndebido(r));
       case NOTIFICADA -> Future.succeededFuture();
@@ -132,9 +130,5 @@ public final class OrquestadorReaccion extends VerticleBase {
       }
       return Future.failedFuture(err);
     });
-  }
-
-  private static String segmento(String value) {
-    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
   }
 }

@@ -9,6 +9,9 @@ import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+
 /**
  * Calls from one role to another's internal endpoints ({@code /interno/...}), with a SISTEMA token of the caller.
  * A 2xx answers its JSON body; anything else fails with {@link Failure} carrying the status.
@@ -46,6 +49,11 @@ public final class ServiceClient {
     this.tokens = tokens;
     this.caller = caller;
     this.timeoutMs = settings.integer("http.client-timeout-ms");
+  }
+
+  /** A value (an actor id, an order id) made safe as one segment of an internal path. */
+  public static String segment(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
   public Future<JsonObject> get(String baseUrl, String path) {

@@ -13,6 +13,10 @@ public final class EventTypes {
   public static final String ESCALADA = "ccp.cadena.escalada";
   public static final String MENSAJE_FALLIDO = "ccp.mensaje.fallido";
 
+  /** The {@code operacion} of an {@code escritura.realizada}: the App's order, and the Reacción's annulment of one. */
+  public static final String CREAR_PEDIDO = "CREAR_PEDIDO";
+  public static final String ANULAR_PEDIDO = "ANULAR_PEDIDO";
+
   private EventTypes() {}
 
   /** @throws PoisonMessageException when the event is not of the expected type */
