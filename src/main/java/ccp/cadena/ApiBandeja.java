@@ -40,7 +40,7 @@ final class ApiBandeja implements AppApi {
   ApiBandeja(RoleContext role) {
     this.role = role;
     this.bandeja = new Bandeja(role.sql());
-    this.publisher = EventPublisher.create(role.vertx(), role.settings(), "cadena-bandeja");
+    this.publisher = EventPublisher.create(role.vertx(), role.settings());
     this.comandos = new PublicadorComandos(publisher);
   }
 

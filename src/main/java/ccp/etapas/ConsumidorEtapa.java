@@ -37,7 +37,7 @@ public final class ConsumidorEtapa extends ConsumerVerticle {
   }
 
   public static ConsumidorEtapa inventario(RoleContext role) {
-    return new ConsumidorEtapa(role, Etapa.INVENTARIO, r -> new Inventario(r.sql()));
+    return new ConsumidorEtapa(role, Etapa.INVENTARIO, r -> new Inventario(r.sql(), r.settings().integer("inventario.lote-max")));
   }
 
   public static ConsumidorEtapa despacho(RoleContext role) {

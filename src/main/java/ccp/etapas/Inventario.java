@@ -1,53 +1,34 @@
 package ccp.etapas;
 
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
- * Inventario: reserves every line of the order, or none, with one atomic statement: stock is never negative, never
- * oversold, across any number of processes, and a product waits only for writers of that same product. Not enough
- * stock is a business outcome: RECHAZADA, recorded like a success.
+ * Inventario: reserves every line of an order, or none, by one atomic statement: stock is never negative, never
+ * oversold, across any number of processes. Not enough stock is a business outcome: RECHAZADA, recorded like a
+ * success.
+ * <p>
+ * The critical-section lab's answer for a hot product is combining: while one statement is in flight, the
+ * reservations that arrive queue here — in this verticle's own state, no lock — and the next statement applies them
+ * all, in arrival order, while stock lasts ({@code inventario.reservar}, migration V2). A product's row is then
+ * locked and written once per batch instead of once per order. {@code inventario.lote-max} bounds a batch; 1 turns
+ * combining off (one statement per order).
  */
 final class Inventario implements Efecto {
 
-  /**
-   * The whole reservation in one statement, so row locks are held for one statement, not across round trips: the
-   * order's products are locked in name order (two orders can never deadlock), checked, and all decremented — or
-   * none, and the order is RECHAZADA. EtapaProcesada is inserted by the same statement; a redelivered command finds
-   * it, changes nothing, and answers the first result.
-   */
-  private static final String RESERVAR = """
-    WITH pedidas AS (
-           SELECT producto, sum(cantidad)::int AS q
-           FROM jsonb_to_recordset($2::jsonb) AS l (producto text, cantidad int) GROUP BY producto),
-         bloqueadas AS (
-           SELECT s.producto, s.disponible FROM inventario.stock s
-           WHERE s.producto IN (SELECT producto FROM pedidas)
-           ORDER BY s.producto FOR UPDATE),
-         faltante AS (
-           SELECT p.producto FROM pedidas p LEFT JOIN bloqueadas b ON b.producto = p.producto
-           WHERE b.producto IS NULL OR b.disponible < p.q
-           ORDER BY p.producto LIMIT 1),
-         marca AS (
-           INSERT INTO inventario.etapa_procesada (pedido, etapa, resultado, motivo)
-           SELECT $1, 'INVENTARIO',
-                  CASE WHEN EXISTS (SELECT 1 FROM faltante) THEN 'RECHAZADA' ELSE 'COMPLETADA' END,
-                  (SELECT 'sin stock de ' || producto FROM faltante)
-           ON CONFLICT (pedido, etapa) DO NOTHING
-           RETURNING resultado, motivo),
-         descontado AS (
-           UPDATE inventario.stock s SET disponible = s.disponible - p.q
-           FROM pedidas p
-           WHERE s.producto = p.producto AND EXISTS (SELECT 1 FROM marca WHERE resultado = 'COMPLETADA')
-           RETURNING s.producto, p.q),
-         reservas AS (INSERT INTO inventario.reservas (pedido, producto, cantidad) SELECT $1, producto, q FROM descontado)
-    SELECT resultado, motivo FROM marca
-    UNION ALL
-    SELECT resultado, motivo FROM inventario.etapa_procesada WHERE pedido = $1 AND etapa = 'INVENTARIO'""";
+  private static final String RESERVAR = "SELECT r_pedido, r_resultado, r_motivo FROM inventario.reservar($1::jsonb)";
 
   /**
    * Undoing a reservation: the stage's key is taken first, so a command still in flight can no longer reserve; a
@@ -67,15 +48,54 @@ final class Inventario implements Efecto {
            RETURNING s.producto)
     SELECT count(*) AS productos FROM liberada""";
 
-  private final SqlClient sql;
+  private record Pendiente(UUID pedido, JsonArray lineas, Promise<Resultado> resultado) {}
 
-  Inventario(SqlClient sql) {
+  private final SqlClient sql;
+  private final int loteMax;
+  private final ArrayDeque<Pendiente> pendientes = new ArrayDeque<>();
+  private boolean enCurso;
+
+  Inventario(SqlClient sql, int loteMax) {
     this.sql = sql;
+    this.loteMax = loteMax;
   }
 
   @Override
   public Future<Resultado> aplicar(UUID pedido, JsonArray lineas) {
-    return sql.preparedQuery(RESERVAR).execute(Tuple.of(pedido, lineas)).map(Resultado::of);
+    Promise<Resultado> resultado = Promise.promise();
+    pendientes.add(new Pendiente(pedido, lineas, resultado));
+    if (!enCurso) reservarLote();
+    return resultado.future();
+  }
+
+  /** Sends what is pending as one statement; when it answers, the next batch (what arrived meanwhile) goes. */
+  private void reservarLote() {
+    if (pendientes.isEmpty()) {
+      enCurso = false;
+      return;
+    }
+    enCurso = true;
+    List<Pendiente> lote = new ArrayList<>(Math.min(loteMax, pendientes.size()));
+    JsonArray pedidos = new JsonArray();
+    while (lote.size() < loteMax && !pendientes.isEmpty()) {
+      Pendiente p = pendientes.poll();
+      lote.add(p);
+      pedidos.add(new JsonObject().put("pedido", p.pedido().toString()).put("lineas", p.lineas()));
+    }
+    sql.preparedQuery(RESERVAR).execute(Tuple.of(pedidos)).onComplete(rows -> {
+      if (rows.succeeded()) {
+        Map<UUID, Resultado> porPedido = new HashMap<>();
+        for (Row row : rows.result()) porPedido.put(row.getUUID("r_pedido"), new Resultado(row.getString("r_resultado"), row.getString("r_motivo")));
+        for (Pendiente p : lote) {
+          Resultado r = porPedido.get(p.pedido());
+          if (r != null) p.resultado().complete(r);
+          else p.resultado().fail(new IllegalStateException("inventario.reservar did not answer for " + p.pedido()));
+        }
+      } else {
+        for (Pendiente p : lote) p.resultado().fail(rows.cause());
+      }
+      reservarLote();
+    });
   }
 
   @Override

@@ -30,7 +30,7 @@ final class ApiSesiones implements AppApi {
   private final Actores actores;
 
   ApiSesiones(RoleContext role) {
-    this.publisher = EventPublisher.create(role.vertx(), role.settings(), "gestor-productor-eventos");
+    this.publisher = EventPublisher.create(role.vertx(), role.settings());
     this.productor = new ProductorEventos(publisher);
     this.actores = new Actores(role.sql());
   }

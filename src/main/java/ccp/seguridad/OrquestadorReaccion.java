@@ -48,7 +48,7 @@ public final class OrquestadorReaccion extends VerticleBase {
   public Future<?> start() {
     registro = new RegistroReacciones(role.sql());
     servicios = new ServiceClient(vertx, role.settings(), role.tokens(), "seguridad-reaccion");
-    publisher = EventPublisher.create(vertx, role.settings(), "seguridad-reaccion");
+    publisher = EventPublisher.create(vertx, role.settings());
     alertas = new PublicadorAlertas(publisher);
     long quiet = role.settings().integer("reaccion.reanudar-tras-ms");
     barrido = vertx.setPeriodic(Math.max(100, quiet / 2), id -> reanudarEstancadas(quiet));

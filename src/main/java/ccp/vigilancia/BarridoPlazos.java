@@ -57,7 +57,7 @@ final class BarridoPlazos extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    publisher = EventPublisher.create(vertx, role.settings(), "vigilancia-reintentos");
+    publisher = EventPublisher.create(vertx, role.settings());
     reintentos = new PublicadorReintentos(publisher);
     asr3 = AsrTimers.asr3(role.registry(), role.settings().millis("asr3.budget-ms"));
     timer = vertx.setPeriodic(role.settings().integer("vigilancia.barrido-ms"), id -> barrer());

@@ -30,7 +30,8 @@ class RecuperacionCadenaTest {
 
   private static final int PLAZO_MS = 1_500;
   private static final int BARRIDO_MS = 300;
-  private static final int ESPERA_MS = 4_000;
+  /** Long enough for a stage process started during the wait to join its group on a loaded 2-core machine. */
+  private static final int ESPERA_MS = 8_000;
 
   private static Settings cluster;
   private static RunningApp app;

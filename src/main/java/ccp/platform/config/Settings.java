@@ -32,6 +32,8 @@ public final class Settings {
     integer("kafka.session-timeout-ms", 3000, 300_000);
     integer("kafka.commit-interval-ms", 10, 60_000);
     integer("kafka.consumer.max-in-flight", 1, 100_000);
+    integer("kafka.consumer.fetch-min-bytes", 1, 1_048_576);
+    integer("kafka.consumer.fetch-max-wait-ms", 1, 500);
     text("pg.host", v -> true, "a host name, or empty for the embedded PostgreSQL");
     integer("pg.port", 1, 65535);
     text("pg.database", v -> v.matches("[A-Za-z_][A-Za-z0-9_]*"), "an SQL identifier");
@@ -64,6 +66,7 @@ public final class Settings {
     integer("outbox.batch-size", 1, 10_000);
     integer("outbox.claim-timeout-ms", 100, 600_000);
     integer("cadena.plazo-etapa-ms", 100, 3_600_000);
+    integer("inventario.lote-max", 1, 10_000);
     integer("vigilancia.barrido-ms", 50, 600_000);
     integer("vigilancia.sondeo-ms", 50, 600_000);
     integer("vigilancia.liderazgo-ms", 50, 60_000);

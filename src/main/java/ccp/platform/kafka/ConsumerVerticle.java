@@ -7,7 +7,7 @@ import io.vertx.core.VerticleBase;
 
 /**
  * A verticle that is one consumer thread of the view: a {@link ReliableConsumer} of one group and topic, ready once
- * the group has taken it in, with one producer (named after the group) for its dead letters and for what it
+ * the group has taken it in, with the process's producer for its dead letters and for what it
  * publishes itself.
  */
 public abstract class ConsumerVerticle extends VerticleBase {
@@ -42,7 +42,7 @@ public abstract class ConsumerVerticle extends VerticleBase {
 
   @Override
   public final Future<?> start() {
-    publisher = EventPublisher.create(vertx, settings, "ccp-" + group);
+    publisher = EventPublisher.create(vertx, settings);
     prepare();
     consumer = new ReliableConsumer(vertx, settings, group, topic, publisher, this::handle);
     health.readyWhen(group, context, consumer::readiness);

@@ -3,8 +3,8 @@ package ccp.platform.kafka;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 
+import java.time.DateTimeException;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.UUID;
 
 /**
@@ -76,8 +76,8 @@ public record Envelope(String id, String type, String source, Instant time, Stri
   private static Instant instant(JsonObject json, String name) {
     String text = requiredText(json, name);
     try {
-      return Instant.parse(text);
-    } catch (DateTimeParseException e) {
+      return IsoInstant.parse(text);
+    } catch (DateTimeException e) {
       throw new PoisonMessageException("'" + name + "' must be an ISO-8601 instant");
     }
   }

@@ -85,6 +85,8 @@ public final class ReliableConsumer {
     config.put("session.timeout.ms", String.valueOf(sessionTimeout));
     config.put("heartbeat.interval.ms", String.valueOf(Math.max(1000, sessionTimeout / 3)));
     config.put("max.poll.records", "500");
+    config.put("fetch.min.bytes", String.valueOf(settings.integer("kafka.consumer.fetch-min-bytes")));
+    config.put("fetch.max.wait.ms", String.valueOf(settings.integer("kafka.consumer.fetch-max-wait-ms")));
     consumer = KafkaConsumer.create(vertx, config, String.class, String.class);
     consumer.exceptionHandler(err -> LOG.warn("Consumer {} of {}: {}", group, topic, err.toString()));
     consumer.partitionsAssignedHandler(this::onAssigned);

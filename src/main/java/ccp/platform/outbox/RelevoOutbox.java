@@ -50,7 +50,7 @@ public final class RelevoOutbox extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    publisher = EventPublisher.create(vertx, settings, "relevo-outbox-" + outbox.schema());
+    publisher = EventPublisher.create(vertx, settings);
     pollTimer = vertx.setPeriodic(settings.integer("outbox.poll-ms"), id -> drain());
     purgeTimer = vertx.setPeriodic(PURGE_EVERY_MS, id -> outbox.purgeSent(sql)
       .onFailure(err -> LOG.warn("Purging sent outbox rows of {} failed: {}", outbox.schema(), err.toString())));
