@@ -29,10 +29,13 @@ final class Bench {
 
   Outcome run(Catalogo estrategia, Workload carga, String tramo) {
     Existencias existencias = new Existencias("lab-" + UUID.randomUUID().toString().substring(0, 8) + "-", carga.products(), carga.stock());
-    if (estrategia.enPg) db.sembrar(existencias);
+    if (estrategia.enPg) {
+      db.sembrar(existencias);
+      db.calentar();
+    }
     LockWait wait = new LockWait();
     try (Estrategia e = estrategia.crear(new Catalogo.Contexto(existencias, carga.trabajo(), wait, timeout, permisos, vertx, db))) {
-      LongAdder done = progress.begin(estrategia.clave + " with " + carga.workers() + " workers", carga.requests());
+      LongAdder done = progress.begin(estrategia.clave + ", " + carga.workers() + " worker(s)", carga.requests());
       Runner.Tally tally;
       try {
         tally = Runner.execute(e, i -> existencias.id(i % existencias.productos()), carga.requests(), carga.workers(), done);

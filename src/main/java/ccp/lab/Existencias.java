@@ -10,15 +10,18 @@ import java.util.Map;
 final class Existencias {
 
   private final String prefijo;
+  private final String[] ids;
   private final int[] iniciales;
   private final Map<String, Integer> indices = new HashMap<>();
 
   Existencias(String prefijo, int productos, int total) {
     this.prefijo = prefijo;
+    this.ids = new String[productos];
     this.iniciales = new int[productos];
     for (int i = 0; i < productos; i++) {
+      ids[i] = prefijo + String.format("PRODUCT-%03d", i + 1);
       iniciales[i] = total / productos + (i < total % productos ? 1 : 0);
-      indices.put(id(i), i);
+      indices.put(ids[i], i);
     }
   }
 
@@ -28,7 +31,7 @@ final class Existencias {
 
   /** The seed's ids: {@code PRODUCT-001}, … after this run's prefix. */
   String id(int indice) {
-    return prefijo + String.format("PRODUCT-%03d", indice + 1);
+    return ids[indice];
   }
 
   /** The index of a known product, or -1: an unknown product has no stock. */

@@ -28,18 +28,24 @@ record Outcome(Catalogo estrategia, Workload carga, String tramo, long approved,
         if (outcomes[r] == Runner.APROBADA) approved[r % products]++;
         if (outcomes[r] == Runner.APROBADA || outcomes[r] == Runner.RECHAZADA) answered[r % products]++;
       }
-      long oversold = 0;
-      long negative = 0;
-      long lost = 0;
-      long missing = 0;
-      for (int p = 0; p < products; p++) {
-        int initial = existencias.inicial(p);
-        oversold += Math.max(0, approved[p] - initial);
-        negative += Math.max(0, -finals[p]);
-        lost += Math.abs(initial - finals[p] - approved[p]);
-        missing += Math.max(0, Math.min(initial, answered[p]) - approved[p]);
-      }
-      return new Consistencia(oversold, negative, lost, missing);
+      Consistencia sum = new Consistencia(0, 0, 0, 0);
+      for (int p = 0; p < products; p++) sum = sum.plus(of(existencias.inicial(p), approved[p], answered[p], finals[p]));
+      return sum;
+    }
+
+    /** One product: {@code answered} requests got a definite approval or rejection. */
+    static Consistencia of(long initial, long approved, long answered, long finalStock) {
+      return new Consistencia(Math.max(0, approved - initial), Math.max(0, -finalStock), Math.abs(initial - finalStock - approved),
+        Math.max(0, Math.min(initial, answered) - approved));
+    }
+
+    Consistencia plus(Consistencia o) {
+      return new Consistencia(oversold + o.oversold, negative + o.negative, lostUpdates + o.lostUpdates, approvalsShort + o.approvalsShort);
+    }
+
+    String describe() {
+      return String.format(Locale.ROOT, "%,d (oversold %,d, negative stock %,d, lost updates %,d, approvals short %,d)",
+        total(), oversold, negative, lostUpdates, approvalsShort);
     }
   }
 
@@ -78,8 +84,7 @@ record Outcome(Catalogo estrategia, Workload carga, String tramo, long approved,
     b.append(waits == 0 ? "Lock wait: none (nothing to acquire)\n"
       : String.format(Locale.ROOT, "Lock wait: mean %.1f µs, max %.2f ms (%,d acquisitions)%n", waitMeanMicros, waitMaxMs, waits));
     if (retries > 0) b.append(String.format(Locale.ROOT, "Retries (lost races): %,d%n", retries));
-    b.append(String.format(Locale.ROOT, "Consistency errors: %,d (oversold %,d, negative stock %,d, lost updates %,d, approvals short %,d)%n",
-      consistencia.total(), consistencia.oversold(), consistencia.negative(), consistencia.lostUpdates(), consistencia.approvalsShort()));
+    b.append("Consistency errors: ").append(consistencia.describe()).append('\n');
     return b.toString();
   }
 }

@@ -20,12 +20,14 @@ final class SinSincronizacion implements Estrategia {
   public boolean reservar(String producto, int cantidad) {
     Estrategia.validar(producto, cantidad);
     int i = existencias.indice(producto);
-    if (i < 0) return false;
-    int disponible = stock[i];
-    if (disponible < cantidad) return false;
-    stock[i] = disponible - cantidad;
+    boolean aprobada = false;
+    if (i >= 0) {
+      int disponible = stock[i];
+      aprobada = disponible >= cantidad;
+      if (aprobada) stock[i] = disponible - cantidad;
+    }
     trabajo.completar();
-    return true;
+    return aprobada;
   }
 
   @Override
