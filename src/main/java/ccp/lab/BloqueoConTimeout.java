@@ -9,32 +9,21 @@ import java.util.function.Supplier;
  * The seed's {@code TimeoutInventoryService}: a thread waits at most {@code timeout} for the stock's lock and then
  * fails with {@link InventarioOcupado} instead of queueing without end; the stock is untouched by a failed attempt.
  */
-final class BloqueoConTimeout implements Estrategia {
+final class BloqueoConTimeout extends EnMemoria {
 
-  private final Existencias existencias;
-  private final TrabajoLento trabajo;
-  private final LockWait espera;
   private final Duration timeout;
-  private final int[] stock;
   private final ReentrantLock lock = new ReentrantLock();
 
   BloqueoConTimeout(Existencias existencias, TrabajoLento trabajo, LockWait espera, Duration timeout) {
-    this.existencias = existencias;
-    this.trabajo = trabajo;
-    this.espera = espera;
+    super(existencias, trabajo, espera);
     this.timeout = timeout;
-    this.stock = existencias.copia();
   }
 
   @Override
   public boolean reservar(String producto, int cantidad) {
     Estrategia.validar(producto, cantidad);
     int i = existencias.indice(producto);
-    boolean aprobada = exclusivo(() -> {
-      if (i < 0 || stock[i] < cantidad) return false;
-      stock[i] -= cantidad;
-      return true;
-    });
+    boolean aprobada = exclusivo(() -> descontar(i, cantidad));
     trabajo.completar();
     return aprobada;
   }
@@ -61,6 +50,6 @@ final class BloqueoConTimeout implements Estrategia {
   @Override
   public int disponible(String producto) {
     int i = existencias.indice(producto);
-    return exclusivo(() -> i < 0 ? 0 : stock[i]);
+    return exclusivo(() -> leer(i));
   }
 }

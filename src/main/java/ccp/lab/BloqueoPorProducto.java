@@ -10,7 +10,7 @@ import java.util.function.Supplier;
  * product's entry lives only while some thread holds or waits for it (a count of users, changed inside the map's own
  * per-key {@code compute}), so the table never holds more entries than there are threads, whatever ids arrive.
  */
-final class BloqueoPorProducto implements Estrategia {
+final class BloqueoPorProducto extends EnMemoria {
 
   /** {@code usuarios} is read and written only inside {@code compute} for its key, which serializes them. */
   private static final class Entrada {
@@ -18,29 +18,18 @@ final class BloqueoPorProducto implements Estrategia {
     int usuarios;
   }
 
-  private final Existencias existencias;
-  private final TrabajoLento trabajo;
-  private final LockWait espera;
-  private final int[] stock;
   private final ConcurrentHashMap<String, Entrada> locks = new ConcurrentHashMap<>();
   private final LongAccumulator pico = new LongAccumulator(Math::max, 0);
 
   BloqueoPorProducto(Existencias existencias, TrabajoLento trabajo, LockWait espera) {
-    this.existencias = existencias;
-    this.trabajo = trabajo;
-    this.espera = espera;
-    this.stock = existencias.copia();
+    super(existencias, trabajo, espera);
   }
 
   @Override
   public boolean reservar(String producto, int cantidad) {
     Estrategia.validar(producto, cantidad);
     int i = existencias.indice(producto);
-    boolean aprobada = conProducto(producto, () -> {
-      if (i < 0 || stock[i] < cantidad) return false;
-      stock[i] -= cantidad;
-      return true;
-    });
+    boolean aprobada = conProducto(producto, () -> descontar(i, cantidad));
     trabajo.completar();
     return aprobada;
   }
@@ -67,7 +56,7 @@ final class BloqueoPorProducto implements Estrategia {
   @Override
   public int disponible(String producto) {
     int i = existencias.indice(producto);
-    return i < 0 ? 0 : conProducto(producto, () -> stock[i]);
+    return i < 0 ? 0 : conProducto(producto, () -> leer(i));
   }
 
   int entradas() {

@@ -4,19 +4,12 @@ package ccp.lab;
  * The seed's {@code OptimizedInventoryService}: validation before and the slow completion after; only the check and
  * the decrement of the shared count are under the lock.
  */
-final class BloqueoReducido implements Estrategia {
+final class BloqueoReducido extends EnMemoria {
 
-  private final Existencias existencias;
-  private final TrabajoLento trabajo;
-  private final LockWait espera;
-  private final int[] stock;
   private final Object lock = new Object();
 
   BloqueoReducido(Existencias existencias, TrabajoLento trabajo, LockWait espera) {
-    this.existencias = existencias;
-    this.trabajo = trabajo;
-    this.espera = espera;
-    this.stock = existencias.copia();
+    super(existencias, trabajo, espera);
   }
 
   @Override
@@ -27,8 +20,7 @@ final class BloqueoReducido implements Estrategia {
     long pedido = System.nanoTime();
     synchronized (lock) {
       espera.record(System.nanoTime() - pedido);
-      aprobada = i >= 0 && stock[i] >= cantidad;
-      if (aprobada) stock[i] -= cantidad;
+      aprobada = descontar(i, cantidad);
     }
     trabajo.completar();
     return aprobada;
@@ -38,7 +30,7 @@ final class BloqueoReducido implements Estrategia {
   public int disponible(String producto) {
     int i = existencias.indice(producto);
     synchronized (lock) {
-      return i < 0 ? 0 : stock[i];
+      return leer(i);
     }
   }
 }

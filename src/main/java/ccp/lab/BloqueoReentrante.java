@@ -3,22 +3,15 @@ package ccp.lab;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The seed's {@code RLock}: {@link #reservar} holds the lock and calls {@link #descontar}, which takes it again
- * because it guards the count on its own too. A non-reentrant lock would deadlock on that nested acquisition.
+ * The seed's {@code RLock}: {@link #reservar} holds the lock and calls {@link #descontarGuardado}, which takes it
+ * again because it guards the count on its own too. A non-reentrant lock would deadlock on that nested acquisition.
  */
-final class BloqueoReentrante implements Estrategia {
+final class BloqueoReentrante extends EnMemoria {
 
-  private final Existencias existencias;
-  private final TrabajoLento trabajo;
-  private final LockWait espera;
-  private final int[] stock;
   private final ReentrantLock lock = new ReentrantLock();
 
   BloqueoReentrante(Existencias existencias, TrabajoLento trabajo, LockWait espera) {
-    this.existencias = existencias;
-    this.trabajo = trabajo;
-    this.espera = espera;
-    this.stock = existencias.copia();
+    super(existencias, trabajo, espera);
   }
 
   @Override
@@ -30,7 +23,7 @@ final class BloqueoReentrante implements Estrategia {
     lock.lock();
     try {
       espera.record(System.nanoTime() - pedido);
-      aprobada = i >= 0 && stock[i] >= cantidad && descontar(i, cantidad);
+      aprobada = leer(i) >= cantidad && descontarGuardado(i, cantidad);
     } finally {
       lock.unlock();
     }
@@ -38,12 +31,10 @@ final class BloqueoReentrante implements Estrategia {
     return aprobada;
   }
 
-  private boolean descontar(int i, int cantidad) {
+  private boolean descontarGuardado(int i, int cantidad) {
     lock.lock();
     try {
-      if (stock[i] < cantidad) return false;
-      stock[i] -= cantidad;
-      return true;
+      return descontar(i, cantidad);
     } finally {
       lock.unlock();
     }
@@ -54,7 +45,7 @@ final class BloqueoReentrante implements Estrategia {
     int i = existencias.indice(producto);
     lock.lock();
     try {
-      return i < 0 ? 0 : stock[i];
+      return leer(i);
     } finally {
       lock.unlock();
     }

@@ -30,9 +30,9 @@ enum Catalogo {
     c -> new VerticleDueno(c.vertx(), c.existencias(), c.trabajo(), c.espera())),
   CAS("cas", "compare-and-set loop on an AtomicIntegerArray, no lock; retries = lost races", false, true, 0,
     c -> new Cas(c.existencias(), c.trabajo())),
-  PG_PESIMISTA("pg-pesimista", "PostgreSQL: SELECT … FOR UPDATE, UPDATE, COMMIT; wait = the FOR UPDATE statement", true, true, 0.6,
+  PG_PESIMISTA("pg-pesimista", "PostgreSQL: SELECT … FOR UPDATE, UPDATE, COMMIT; wait = the FOR UPDATE statement", true, true, 1.0,
     c -> new PgPesimista(c.db(), c.trabajo(), c.espera())),
-  PG_OPTIMISTA("pg-optimista", "PostgreSQL: read with version, UPDATE … WHERE version = read, retried; retries = lost races", true, true, 1.5,
+  PG_OPTIMISTA("pg-optimista", "PostgreSQL: read with version, UPDATE … WHERE version = read, retried; retries = lost races", true, true, 4.0,
     c -> new PgOptimista(c.db(), c.trabajo())),
   PG_ATOMICA("pg-atomica", "PostgreSQL: one UPDATE … SET disponible = disponible - q WHERE disponible >= q", true, true, 0.3,
     c -> new PgAtomica(c.db(), c.trabajo()));

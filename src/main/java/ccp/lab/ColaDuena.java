@@ -10,32 +10,22 @@ import java.util.concurrent.Future;
  * request on its queue and wait for the answer. A single-thread executor is exactly that queue and that thread.
  * The wait recorded is the time a request spends in the queue.
  */
-final class ColaDuena implements Estrategia {
+final class ColaDuena extends EnMemoria {
 
-  private final Existencias existencias;
-  private final TrabajoLento trabajo;
-  private final LockWait espera;
-  private final int[] stock;
   private final ExecutorService duena = Executors.newSingleThreadExecutor(r -> new Thread(r, "lab-cola-duena"));
 
   ColaDuena(Existencias existencias, TrabajoLento trabajo, LockWait espera) {
-    this.existencias = existencias;
-    this.trabajo = trabajo;
-    this.espera = espera;
-    this.stock = existencias.copia();
+    super(existencias, trabajo, espera);
   }
 
   @Override
   public boolean reservar(String producto, int cantidad) {
     Estrategia.validar(producto, cantidad);
     int i = existencias.indice(producto);
-    if (i < 0) return false;
     long encolada = System.nanoTime();
     boolean aprobada = respuesta(duena.submit(() -> {
       espera.record(System.nanoTime() - encolada);
-      if (stock[i] < cantidad) return false;
-      stock[i] -= cantidad;
-      return true;
+      return descontar(i, cantidad);
     }));
     trabajo.completar();
     return aprobada;
@@ -44,7 +34,7 @@ final class ColaDuena implements Estrategia {
   @Override
   public int disponible(String producto) {
     int i = existencias.indice(producto);
-    return i < 0 ? 0 : respuesta(duena.submit(() -> stock[i]));
+    return respuesta(duena.submit(() -> leer(i)));
   }
 
   private static <T> T respuesta(Future<T> future) {

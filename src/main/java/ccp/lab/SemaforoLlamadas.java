@@ -7,21 +7,14 @@ import java.util.concurrent.Semaphore;
  * call at once (as a rate-limited service or a connection pool would). The wait recorded is the wait for a permit:
  * the semaphore, not the short lock, is what queues threads here.
  */
-final class SemaforoLlamadas implements Estrategia {
+final class SemaforoLlamadas extends EnMemoria {
 
-  private final Existencias existencias;
-  private final TrabajoLento trabajo;
-  private final LockWait espera;
   private final Semaphore permisos;
-  private final int[] stock;
   private final Object lock = new Object();
 
   SemaforoLlamadas(Existencias existencias, TrabajoLento trabajo, LockWait espera, int permisos) {
-    this.existencias = existencias;
-    this.trabajo = trabajo;
-    this.espera = espera;
+    super(existencias, trabajo, espera);
     this.permisos = new Semaphore(permisos);
-    this.stock = existencias.copia();
   }
 
   @Override
@@ -30,8 +23,7 @@ final class SemaforoLlamadas implements Estrategia {
     int i = existencias.indice(producto);
     boolean aprobada;
     synchronized (lock) {
-      aprobada = i >= 0 && stock[i] >= cantidad;
-      if (aprobada) stock[i] -= cantidad;
+      aprobada = descontar(i, cantidad);
     }
     long pedido = System.nanoTime();
     permisos.acquireUninterruptibly();
@@ -48,7 +40,7 @@ final class SemaforoLlamadas implements Estrategia {
   public int disponible(String producto) {
     int i = existencias.indice(producto);
     synchronized (lock) {
-      return i < 0 ? 0 : stock[i];
+      return leer(i);
     }
   }
 }
