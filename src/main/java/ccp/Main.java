@@ -5,6 +5,7 @@ import ccp.app.Role;
 import ccp.app.TokenCommand;
 import ccp.carga.CargaPedidos;
 import ccp.carga.CargaSesiones;
+import ccp.lab.Lab;
 import ccp.platform.config.ConfigException;
 import ccp.platform.config.ConfigLoader;
 import ccp.platform.config.Settings;
@@ -22,7 +23,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code java -jar reto2-ccp.jar [run] [--role=all|r1,r2] [--conf=conf/ccp.json]} runs roles;
- * {@code token <actor> [--perfil=P]} prints a development token; {@code carga-sesiones [...]} drives load.
+ * {@code token <actor> [--perfil=P]} prints a development token; {@code carga-sesiones [...]} drives load;
+ * {@code lab [...]} runs the critical-section lab.
  * A bad command, flag or configuration value exits with status 2 and one line that names it.
  */
 public final class Main {
@@ -30,7 +32,9 @@ public final class Main {
   private static final Logger LOG = LoggerFactory.getLogger(Main.class);
   static final String USAGE = "usage: java -jar reto2-ccp.jar [run] [--role=<" + Role.valid() + ">] [--conf=<file>]"
     + " | token <actor> [--perfil=VENDEDOR|CONSULTA|SEGURIDAD] | carga-sesiones [--rate=N] [--duration=S] [--unknown=F]"
-    + " | carga-pedidos [--rate=N] [--duration=S] [--improper=F]";
+    + " | carga-pedidos [--rate=N] [--duration=S] [--improper=F]"
+    + " | lab [--requests=N] [--workers=N] [--stock=N] [--products=N] [--slow-ms=MS] [--coarse-ms=A,B,C,D] [--timeout-ms=MS]"
+    + " [--permits=N] [--strategies=a,b] [--sweep=1,2,..|none] [--budget-s=S] [--multi=true|false] [--out=DIR]";
 
   private Main() {}
 
@@ -55,7 +59,8 @@ public final class Main {
       case "token" -> TokenCommand.run(DevelopmentKey.resolve(settings), arguments);
       case "carga-sesiones" -> CargaSesiones.run(DevelopmentKey.resolve(settings), arguments);
       case "carga-pedidos" -> CargaPedidos.run(DevelopmentKey.resolve(settings), arguments);
-      default -> throw new ConfigException("unknown command '" + arguments.command() + "' (valid: run, token, carga-sesiones, carga-pedidos)");
+      case "lab", "lab-instancia" -> Lab.run(settings, arguments);
+      default -> throw new ConfigException("unknown command '" + arguments.command() + "' (valid: run, token, carga-sesiones, carga-pedidos, lab)");
     }
   }
 

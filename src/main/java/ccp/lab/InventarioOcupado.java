@@ -1,0 +1,8 @@
+package ccp.lab;
+
+/** The seed's {@code InventoryBusyError}: the stock's lock was not acquired within the timeout. */
+final class InventarioOcupado extends RuntimeException {
+  InventarioOcupado(String message) {
+    super(message, null, false, false);
+  }
+}
