@@ -28,7 +28,9 @@ final class RunningManagement implements AutoCloseable {
   private final Vertx vertx;
   private final PrometheusMeterRegistry registry;
   private final int port;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  // HTTP/1.1 as the kubelet probes and Prometheus scrape; generous timeouts, the test machine is shared.
+  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+    .connectTimeout(Duration.ofSeconds(30)).build();
 
   private RunningManagement(Vertx vertx, PrometheusMeterRegistry registry, int port) {
     this.vertx = vertx;
@@ -43,7 +45,7 @@ final class RunningManagement implements AutoCloseable {
       .withMetrics(new MicrometerMetricsFactory(registry))
       .build();
     ManagementServer server = new ManagementServer(new Health(vertx), registry, "127.0.0.1", 0);
-    vertx.deployVerticle(server).await(10, TimeUnit.SECONDS);
+    vertx.deployVerticle(server).await(30, TimeUnit.SECONDS);
     return new RunningManagement(vertx, registry, server.actualPort());
   }
 
@@ -66,18 +68,18 @@ final class RunningManagement implements AutoCloseable {
   /** One HTTP answer 503 from a server of this Vert.x, so the server request series exist. */
   void answer503() throws Exception {
     HttpServer server = vertx.createHttpServer().requestHandler(r -> r.response().setStatusCode(503).end())
-      .listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
+      .listen(0, "127.0.0.1").await(30, TimeUnit.SECONDS);
     get(server.actualPort(), "/");
   }
 
   private HttpResponse<String> get(int target, String path) throws Exception {
     HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + target + path))
-      .timeout(Duration.ofSeconds(10)).build();
+      .timeout(Duration.ofSeconds(30)).build();
     return http.send(request, HttpResponse.BodyHandlers.ofString());
   }
 
   @Override
   public void close() throws Exception {
-    vertx.close().await(10, TimeUnit.SECONDS);
+    vertx.close().await(30, TimeUnit.SECONDS);
   }
 }
