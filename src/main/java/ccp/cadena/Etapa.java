@@ -6,6 +6,12 @@ public enum Etapa {
   INVENTARIO,
   DESPACHO;
 
+  /**
+   * The header of a command on {@code etapa.ejecutar} that names its stage: the three stage groups read the same
+   * topic, and each lets the other two stages' commands pass without parsing them.
+   */
+  public static final String CABECERA = "ccp-etapa";
+
   /** The stage after this one, or null after the last. */
   Etapa siguiente() {
     return ordinal() + 1 < values().length ? values()[ordinal() + 1] : null;

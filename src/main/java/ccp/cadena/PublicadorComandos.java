@@ -8,7 +8,6 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
-import java.time.Instant;
 import java.util.UUID;
 
 /**
@@ -25,9 +24,7 @@ final class PublicadorComandos {
 
   /** Asks a stage to undo what it did for an order rejected later in the chain. */
   Future<Void> compensar(UUID pedido, Etapa etapa) {
-    JsonObject data = new JsonObject().put("pedido", pedido.toString()).put("etapa", etapa.name()).put("accion", "COMPENSAR");
-    Envelope comando = Envelope.create(EventTypes.ETAPA_EJECUTAR, "/cadena/coordinador", pedido.toString(), data);
-    return publisher.publish(Topics.ETAPA_EJECUTAR, pedido.toString(), comando).mapEmpty();
+    return comando(pedido, etapa, new JsonObject().put("pedido", pedido.toString()).put("etapa", etapa.name()).put("accion", "COMPENSAR"));
   }
 
   /** Step 12: the three stages are done; Logística takes it from {@code pedido.listo}. */
@@ -43,7 +40,11 @@ final class PublicadorComandos {
       .put("etapa", etapa.name())
       .put("intento", intento)
       .put("lineas", lineas);
+    return comando(pedido, etapa, data);
+  }
+
+  private Future<Void> comando(UUID pedido, Etapa etapa, JsonObject data) {
     Envelope comando = Envelope.create(EventTypes.ETAPA_EJECUTAR, "/cadena/coordinador", pedido.toString(), data);
-    return publisher.publish(Topics.ETAPA_EJECUTAR, pedido.toString(), comando).mapEmpty();
+    return publisher.publish(Topics.ETAPA_EJECUTAR, pedido.toString(), comando, Etapa.CABECERA, etapa.name()).mapEmpty();
   }
 }

@@ -9,6 +9,8 @@ import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.Topics;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
+import io.vertx.kafka.client.consumer.KafkaConsumerRecord;
+import io.vertx.kafka.client.producer.KafkaHeader;
 
 import java.util.UUID;
 import java.util.function.Function;
@@ -47,6 +49,15 @@ public final class ConsumidorEtapa extends ConsumerVerticle {
   @Override
   protected void prepare() {
     efecto = fabrica.apply(role);
+  }
+
+  /** A command whose header names another stage is not parsed; one without the header is, and judged by its body. */
+  @Override
+  protected boolean concierne(KafkaConsumerRecord<String, String> record) {
+    for (KafkaHeader header : record.headers()) {
+      if (Etapa.CABECERA.equals(header.key())) return etapa.name().equals(header.value().toString());
+    }
+    return true;
   }
 
   @Override

@@ -1,5 +1,7 @@
 package ccp.lab;
 
+import ccp.etapas.ReservasCalientes;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,6 +92,16 @@ final class Informe {
     for (DosInstancias.Resultado r : resultados) {
       lines.add(String.format(Locale.ROOT, "%s,%d,%d,%d,%d,%d,%d,%d,%.4f", r.variante().clave, r.stock(), r.requests(), r.aprobadasAqui(),
         r.aprobadasHijo(), r.finalStock(), r.consistencia().oversold(), r.consistencia().total(), r.seconds()));
+    }
+    Files.write(file, lines);
+  }
+
+  static void csvEtapa(Path file, List<ReservasCalientes.Medida> medidas) throws IOException {
+    List<String> lines = new ArrayList<>();
+    lines.add("lote_max,reservations,stock,approved,final_stock,seconds,reservations_per_s");
+    for (ReservasCalientes.Medida m : medidas) {
+      lines.add(String.format(Locale.ROOT, "%d,%d,%d,%d,%d,%.4f,%.1f", m.loteMax(), m.reservas(), m.stock(), m.aprobadas(),
+        m.stockFinal(), m.segundos(), m.porSegundo()));
     }
     Files.write(file, lines);
   }

@@ -1,7 +1,9 @@
 package ccp.lab;
 
 import ccp.Main;
+import ccp.etapas.ReservasCalientes;
 import ccp.platform.config.Settings;
+import ccp.platform.db.Migrations;
 import ccp.platform.infra.EmbeddedPg;
 import io.vertx.core.Vertx;
 
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * {@code lab}: the critical-section lab of seed 000. Runs every strategy on the seed's simulation (or the workload the
@@ -26,11 +29,13 @@ import java.util.Set;
 public final class Lab {
 
   private static final Set<String> FLAGS = Set.of("conf", "stock", "requests", "workers", "products", "slow-ms", "coarse-ms",
-    "timeout-ms", "permits", "strategies", "sweep", "budget-s", "multi", "out");
+    "timeout-ms", "permits", "strategies", "sweep", "budget-s", "multi", "etapa", "out");
   /** The multi-instance section uses the seed's test numbers: stock 1,000, 5,000 requests, 50 workers per JVM. */
   private static final int MULTI_STOCK = 1_000;
   private static final int MULTI_REQUESTS = 5_000;
   private static final int MULTI_WORKERS = 50;
+  /** The Inventario stage section: two stage instances, as many reservations in flight as a consumer allows. */
+  private static final int ETAPA_INSTANCIAS = 2;
 
   private Lab() {}
 
@@ -61,18 +66,19 @@ public final class Lab {
     }, "worker counts from 1 to 4096, comma-separated, or none");
     double budget = flags.positive("budget-s", 20);
     boolean multi = flags.bool("multi", true);
+    boolean etapa = flags.bool("etapa", true);
     Path out = Path.of(flags.text("out", settings.dataDir().resolve("lab")
       .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))).toString()));
 
-    boolean pg = multi || estrategias.stream().anyMatch(e -> e.enPg);
+    boolean pg = multi || etapa || estrategias.stream().anyMatch(e -> e.enPg);
     EmbeddedPg embedded = pg && settings.embeddedPostgres()
       ? EmbeddedPg.start(settings.dataDir().resolve("lab-postgres"), settings.text("pg.database"), settings.text("pg.user")) : null;
     Settings pgSettings = embedded == null ? settings : settings.with(Map.of("pg.host", "127.0.0.1", "pg.port", embedded.port()));
     Vertx vertx = Vertx.vertx();
     try (Progress progress = Progress.toStderr(); LabDb db = pg ? LabDb.abrir(vertx, pgSettings) : null) {
       Files.createDirectories(out);
-      new Lab.Sesion(new Bench(vertx, db, timeout, permits, progress), progress, out)
-        .correr(carga, estrategias, barrido, budget, multi ? pgSettings : null, db);
+      new Lab.Sesion(vertx, new Bench(vertx, db, timeout, permits, progress), progress, out)
+        .correr(carga, estrategias, barrido, budget, multi ? pgSettings : null, etapa ? pgSettings : null, db);
     } finally {
       vertx.close().await();
       if (embedded != null) embedded.close();
@@ -80,10 +86,10 @@ public final class Lab {
   }
 
   /** One lab run: what it printed goes to stdout and, at the end, to {@code informe.txt}. */
-  private record Sesion(Bench bench, Progress progress, Path out) {
+  private record Sesion(Vertx vertx, Bench bench, Progress progress, Path out) {
 
-    void correr(Workload carga, List<Catalogo> estrategias, List<Integer> barrido, double budget, Settings multiPg, LabDb db)
-      throws IOException {
+    void correr(Workload carga, List<Catalogo> estrategias, List<Integer> barrido, double budget, Settings multiPg, Settings etapaPg,
+                LabDb db) throws IOException {
       StringBuilder informe = new StringBuilder();
       List<Outcome> outcomes = new ArrayList<>();
       for (Catalogo e : estrategias) {
@@ -119,8 +125,35 @@ public final class Lab {
         }
         Informe.csvInstancias(out.resolve("dos-instancias.csv"), resultados);
       }
+      if (etapaPg != null) print(informe, etapaInventario(etapaPg, db, carga));
       print(informe, "Report folder: " + out.toAbsolutePath());
       Files.writeString(out.resolve("informe.txt"), informe);
+    }
+
+    /**
+     * The lab's answer applied: the Inventario stage's own code on one hot product, combining the reservations pending
+     * while a statement is in flight versus one statement per order, in the same run (combining first, so that a
+     * warmer JVM can only favour the other). Stock is the workload's, requests twice that.
+     */
+    private String etapaInventario(Settings pgSettings, LabDb db, Workload carga) throws IOException {
+      Migrations.migrate(pgSettings, List.of("inventario"));
+      int enVuelo = pgSettings.integer("kafka.consumer.max-in-flight");
+      int reservas = 2 * carga.stock();
+      String prefijo = "LAB-" + UUID.randomUUID().toString().substring(0, 8) + "-";
+      List<ReservasCalientes.Medida> medidas = new ArrayList<>();
+      for (int loteMax : new int[] {pgSettings.integer("inventario.lote-max"), 1}) {
+        progress.note("Inventario stage, lote-max " + loteMax + ", " + reservas + " reservations…");
+        medidas.add(ReservasCalientes.medir(vertx, db.sentencias(), prefijo + loteMax, carga.stock(), reservas, loteMax,
+          ETAPA_INSTANCIAS, enVuelo));
+      }
+      StringBuilder texto = new StringBuilder(String.format(Locale.ROOT, "Inventario stage (ccp.etapas.Inventario): one hot product, "
+        + "stock %,d, %,d reservations of 1 from %d stage instances, up to %,d in flight each:%n", carga.stock(), reservas,
+        ETAPA_INSTANCIAS, enVuelo));
+      medidas.forEach(m -> texto.append("  ").append(m.linea()).append('\n'));
+      texto.append(String.format(Locale.ROOT, "  combining / one statement per order: x%.1f%n",
+        medidas.get(0).porSegundo() / medidas.get(1).porSegundo()));
+      Informe.csvEtapa(out.resolve("etapa-inventario.csv"), medidas);
+      return texto.toString().stripTrailing();
     }
 
     /** Runs the workload, or a slice of it sized to {@code budget} seconds when the whole would take longer. */

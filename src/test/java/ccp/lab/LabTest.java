@@ -32,7 +32,7 @@ class LabTest {
   }
 
   @Test
-  @DisplayName("a small run writes the comparison and sweep CSV and both charts into the report folder")
+  @DisplayName("a small run writes the comparison, sweep and Inventario-stage CSV and both charts into the report folder")
   void writesReport(@TempDir Path out) throws Exception {
     Lab.run(SharedInfra.settings(), new Main.Arguments("lab", List.of(), Map.of("requests", "400", "stock", "40", "workers", "8",
       "slow-ms", "0.05", "coarse-ms", "0.1,0,0,0", "strategies", "bloqueo-amplio,cas,pg-atomica", "sweep", "1,8", "multi", "false",
@@ -43,5 +43,8 @@ class LabTest {
     assertThat(Files.size(out.resolve("estrategias.png"))).isPositive();
     assertThat(Files.size(out.resolve("trabajadores.png"))).isPositive();
     assertThat(Files.readString(out.resolve("informe.txt"))).contains("| cas |", "Consistency errors: 0");
+    // The Inventario stage's own reservation, both ways: every unit approved once, none oversold.
+    assertThat(Files.readAllLines(out.resolve("etapa-inventario.csv"))).hasSize(3)
+      .anySatisfy(l -> assertThat(l).startsWith("256,80,40,40,0,")).anySatisfy(l -> assertThat(l).startsWith("1,80,40,40,0,"));
   }
 }

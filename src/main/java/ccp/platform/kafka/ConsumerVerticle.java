@@ -4,6 +4,7 @@ import ccp.platform.config.Settings;
 import ccp.platform.http.Health;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.kafka.client.consumer.KafkaConsumerRecord;
 
 /**
  * A verticle that is one consumer thread of the view: a {@link ReliableConsumer} of one group and topic, ready once
@@ -32,6 +33,14 @@ public abstract class ConsumerVerticle extends VerticleBase {
   /** Handles one record; the future completes when its effect is durable. */
   protected abstract Future<?> handle(Envelope event);
 
+  /**
+   * Whether this group has anything to do with the record, from its key and headers alone: a group that shares its
+   * topic with others lets theirs pass unparsed. Everything, unless a subclass says otherwise.
+   */
+  protected boolean concierne(KafkaConsumerRecord<String, String> record) {
+    return true;
+  }
+
   /** Releases what {@link #prepare} built, once the consumer committed and left its group. */
   protected void release() {
   }
@@ -44,7 +53,7 @@ public abstract class ConsumerVerticle extends VerticleBase {
   public final Future<?> start() {
     publisher = EventPublisher.create(vertx, settings);
     prepare();
-    consumer = new ReliableConsumer(vertx, settings, group, topic, publisher, this::handle);
+    consumer = new ReliableConsumer(vertx, settings, group, topic, publisher, this::handle, this::concierne);
     health.readyWhen(group, context, consumer::readiness);
     return consumer.start();
   }

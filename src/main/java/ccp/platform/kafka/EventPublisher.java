@@ -44,6 +44,11 @@ public final class EventPublisher {
     return producer.send(KafkaProducerRecord.create(topic, key, envelope.encode()));
   }
 
+  /** Publishes with one header, which consumers can read without parsing the envelope. */
+  public Future<RecordMetadata> publish(String topic, String key, Envelope envelope, String header, String value) {
+    return producer.send(KafkaProducerRecord.create(topic, key, envelope.encode()).addHeader(header, value));
+  }
+
   /** Publishes an envelope already encoded (an outbox row stores the exact bytes to send). */
   public Future<RecordMetadata> publishEncoded(String topic, String key, String encodedEnvelope) {
     return producer.send(KafkaProducerRecord.create(topic, key, encodedEnvelope));

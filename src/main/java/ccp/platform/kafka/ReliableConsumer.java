@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -48,6 +49,7 @@ public final class ReliableConsumer {
   private final String group;
   private final String topic;
   private final Handler handler;
+  private final Predicate<KafkaConsumerRecord<String, String>> concerns;
   private final EventPublisher deadLetters;
   private final int maxInFlight;
 
@@ -63,8 +65,14 @@ public final class ReliableConsumer {
   private boolean joined;
   private boolean closed;
 
-  public ReliableConsumer(Vertx vertx, Settings settings, String group, String topic, EventPublisher deadLetters, Handler handler) {
+  /**
+   * {@code concerns} tells, from the record's key and headers alone, whether this group has anything to do with it
+   * (a group that shares a topic with others); records it does not concern pass without being parsed.
+   */
+  public ReliableConsumer(Vertx vertx, Settings settings, String group, String topic, EventPublisher deadLetters, Handler handler,
+                          Predicate<KafkaConsumerRecord<String, String>> concerns) {
     this.vertx = vertx;
+    this.concerns = concerns;
     this.settings = settings;
     this.group = group;
     this.topic = topic;
@@ -132,6 +140,10 @@ public final class ReliableConsumer {
     TopicPartition tp = new TopicPartition(record.topic(), record.partition());
     Progress partition = progress.computeIfAbsent(tp, k -> new Progress());
     Slot slot = partition.track(record.offset());
+    if (!concerns.test(record)) {
+      partition.done(slot);
+      return;
+    }
     inFlight++;
     if (inFlight >= maxInFlight && !paused && !assigned.isEmpty()) {
       paused = true;
