@@ -37,7 +37,10 @@ record Histogram(long count, double max, TreeMap<Double, Long> buckets) {
     return count - before.count;
   }
 
-  /** The q-quantile, in milliseconds, of what was recorded between {@code before} and this scrape. */
+  /**
+   * The q-quantile, in milliseconds, of what was recorded between {@code before} and this scrape; infinite when it
+   * lies beyond the top finite bucket (nothing there to interpolate).
+   */
   double quantileMillisSince(Histogram before, double q) {
     long total = count - before.count;
     if (total <= 0) return 0;
@@ -47,7 +50,7 @@ record Histogram(long count, double max, TreeMap<Double, Long> buckets) {
     for (var bucket : buckets.entrySet()) {
       long cumulative = bucket.getValue() - before.buckets.getOrDefault(bucket.getKey(), 0L);
       if (cumulative >= rank) {
-        if (bucket.getKey().isInfinite()) return lowerBound * 1000;
+        if (bucket.getKey().isInfinite()) return Double.POSITIVE_INFINITY;
         long inBucket = cumulative - lowerCount;
         return 1000 * (lowerBound + (bucket.getKey() - lowerBound) * (inBucket == 0 ? 1 : (rank - lowerCount) / inBucket));
       }
@@ -59,7 +62,12 @@ record Histogram(long count, double max, TreeMap<Double, Long> buckets) {
 
   /** {@code max} is the gauge of the scrape's recent window (Micrometer's), not of the run alone. */
   String describeSince(Histogram before) {
-    return String.format(Locale.ROOT, "p50 %.1f ms, p99 %.1f ms, max %.1f ms (n=%d)",
-      quantileMillisSince(before, 0.50), quantileMillisSince(before, 0.99), max * 1000, countSince(before));
+    return String.format(Locale.ROOT, "p50 %s, p99 %s, max %.1f ms (n=%d)",
+      millis(quantileMillisSince(before, 0.50)), millis(quantileMillisSince(before, 0.99)), max * 1000, countSince(before));
+  }
+
+  private String millis(double value) {
+    if (!Double.isInfinite(value)) return String.format(Locale.ROOT, "%.1f ms", value);
+    return String.format(Locale.ROOT, "> %.0f ms", 1000 * buckets.keySet().stream().filter(b -> !b.isInfinite()).reduce(0.0, Math::max));
   }
 }
