@@ -1,6 +1,7 @@
 package ccp;
 
 import ccp.app.Application;
+import ccp.app.InfraProcess;
 import ccp.app.Role;
 import ccp.app.TokenCommand;
 import ccp.carga.CargaPedidos;
@@ -66,6 +67,10 @@ public final class Main {
 
   private static void runRoles(Settings settings, Arguments arguments) throws Exception {
     arguments.allowOnly(Set.of("role", "conf"));
+    if (arguments.flag("role", "").trim().equalsIgnoreCase(InfraProcess.ROLE)) {
+      runInfra(settings);
+      return;
+    }
     Set<Role> roles = Role.parse(arguments.flags().getOrDefault("role", "all"));
     long began = System.nanoTime();
     Settings withKey = DevelopmentKey.resolve(settings);
@@ -85,6 +90,17 @@ public final class Main {
         LOG.warn("Stopping the roles failed", e);
       }
       infrastructure.close();
+    }, "ccp-shutdown"));
+  }
+
+  private static void runInfra(Settings settings) throws Exception {
+    InfraProcess infra = InfraProcess.start(settings);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try {
+        infra.close();
+      } catch (Exception e) {
+        LOG.warn("Stopping the infrastructure failed", e);
+      }
     }, "ccp-shutdown"));
   }
 

@@ -67,6 +67,9 @@ public enum Role {
     Set<Role> roles = EnumSet.noneOf(Role.class);
     for (String raw : list.split(",")) {
       String id = raw.trim().toLowerCase(Locale.ROOT);
+      if (id.equals(InfraProcess.ROLE)) {
+        throw new ConfigException("role 'infra' runs alone: --role=infra (the embedded Kafka and PostgreSQL for other processes)");
+      }
       if (id.equals("all")) {
         roles.addAll(EnumSet.allOf(Role.class));
         continue;
@@ -78,6 +81,6 @@ public enum Role {
   }
 
   public static String valid() {
-    return "all, " + Arrays.stream(values()).map(Role::id).collect(Collectors.joining(", "));
+    return "all, " + InfraProcess.ROLE + ", " + Arrays.stream(values()).map(Role::id).collect(Collectors.joining(", "));
   }
 }

@@ -17,7 +17,7 @@ class MainExitTest {
 
   @ParameterizedTest(name = "{0} {1} → {2}")
   @CsvSource(delimiter = '|', value = {
-    "--role=nada                |                          | unknown role 'nada' (valid: all, gateway, gestor, seguridad, pedidos, cadena, facturacion, inventario, despacho, vigilancia)",
+    "--role=nada                |                          | unknown role 'nada' (valid: all, infra, gateway, gestor, seguridad, pedidos, cadena, facturacion, inventario, despacho, vigilancia)",
     "--bogus                    |                          | bad flag '--bogus'",
     "--role=gestor --color=red  |                          | unknown flag --color",
     "frobnicate                 |                          | unknown command 'frobnicate'",
@@ -25,6 +25,8 @@ class MainExitTest {
     "--role=all                 | CCP_PG_PORT=abc          | CCP_PG_PORT='abc' is not a number",
     "--role=all                 | CCP_NOPE=1               | unknown environment variable CCP_NOPE",
     "token                      |                          | token needs exactly one actor id",
+    "--role=infra,gestor        |                          | role 'infra' runs alone",
+    "--role=infra               | CCP_PG_HOST=db           | --role=infra starts the embedded Kafka and PostgreSQL",
   })
   void exitsWithStatusTwo(String args, String env, String message) throws Exception {
     List<String> command = new ArrayList<>(List.of(

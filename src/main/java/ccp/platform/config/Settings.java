@@ -40,6 +40,8 @@ public final class Settings {
     text("pg.user", v -> v.matches("[A-Za-z_][A-Za-z0-9_]*"), "an SQL identifier");
     text("pg.password", v -> true, "a password");
     integer("pg.pool-size", 1, 512);
+    integer("infra.kafka-port", 0, 65535);
+    integer("infra.pg-port", 0, 65535);
     text("http.host", v -> !v.isBlank(), "an address to bind");
     integer("http.instances", 0, 256);
     integer("http.body-limit-bytes", 1024, 16 * 1024 * 1024);

@@ -37,11 +37,14 @@ public final class EmbeddedKafka implements AutoCloseable {
     this.bootstrap = bootstrap;
   }
 
-  /** Formats {@code dir} on first use and starts the broker on free loopback ports. Blocks until started. */
-  public static EmbeddedKafka start(Path dir) throws IOException {
+  /**
+   * Formats {@code dir} on first use and starts the broker on loopback, its clients' listener on {@code port} (0: a
+   * free one). Blocks until started.
+   */
+  public static EmbeddedKafka start(Path dir, int port) throws IOException {
     guardJvmAgainstBrokerExit();
     Files.createDirectories(dir);
-    int brokerPort = FreePorts.pick();
+    int brokerPort = port == 0 ? FreePorts.pick() : port;
     int controllerPort = FreePorts.pick();
     Properties p = new Properties();
     p.put("process.roles", "broker,controller");

@@ -27,14 +27,17 @@ public final class EmbeddedPg implements AutoCloseable {
     this.server = server;
   }
 
-  /** {@code database} and {@code user} are validated SQL identifiers (see Settings); the embedded server trusts local logins. */
-  public static EmbeddedPg start(Path dir, String database, String user) throws IOException, SQLException {
+  /**
+   * Listens on {@code port} (0: a free one). {@code database} and {@code user} are validated SQL identifiers (see
+   * Settings); the embedded server trusts local logins.
+   */
+  public static EmbeddedPg start(Path dir, String database, String user, int port) throws IOException, SQLException {
     Files.createDirectories(dir);
     EmbeddedPostgres server = EmbeddedPostgres.builder()
       .setDataDirectory(dir.resolve("data"))
       .setOverrideWorkingDirectory(dir.resolve("run").toFile())
       .setCleanDataDirectory(false)
-      .setPort(FreePorts.pick())
+      .setPort(port == 0 ? FreePorts.pick() : port)
       .setServerConfig("max_connections", "300")
       .setServerConfig("fsync", "off")
       .setServerConfig("synchronous_commit", "off")

@@ -21,19 +21,24 @@ public final class Infrastructure implements AutoCloseable {
     this.settings = settings;
   }
 
-  /** Blocks while the embedded servers start (seconds); call it before any event loop needs them. */
+  /** Blocks while the embedded servers start (seconds) on free ports; call it before any event loop needs them. */
   public static Infrastructure start(Settings settings) throws Exception {
+    return start(settings, 0, 0);
+  }
+
+  /** As {@link #start(Settings)}, with the broker's and the database's ports fixed (0: a free one). */
+  public static Infrastructure start(Settings settings, int kafkaPort, int pgPort) throws Exception {
     List<AutoCloseable> started = new ArrayList<>();
     Map<String, Object> resolved = new HashMap<>();
     try {
       if (settings.embeddedPostgres()) {
-        EmbeddedPg pg = EmbeddedPg.start(settings.dataDir().resolve("postgres"), settings.text("pg.database"), settings.text("pg.user"));
+        EmbeddedPg pg = EmbeddedPg.start(settings.dataDir().resolve("postgres"), settings.text("pg.database"), settings.text("pg.user"), pgPort);
         started.add(pg);
         resolved.put("pg.host", "127.0.0.1");
         resolved.put("pg.port", pg.port());
       }
       if (settings.embeddedKafka()) {
-        EmbeddedKafka kafka = EmbeddedKafka.start(settings.dataDir().resolve("kafka"));
+        EmbeddedKafka kafka = EmbeddedKafka.start(settings.dataDir().resolve("kafka"), kafkaPort);
         started.add(kafka);
         resolved.put("kafka.bootstrap", kafka.bootstrap());
       }

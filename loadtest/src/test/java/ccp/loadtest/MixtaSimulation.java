@@ -1,0 +1,44 @@
+package ccp.loadtest;
+
+import io.gatling.javaapi.core.Simulation;
+
+import java.util.List;
+
+import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
+import static io.gatling.javaapi.core.CoreDsl.details;
+import static io.gatling.javaapi.core.CoreDsl.global;
+
+/**
+ * Both loads at once, two sessions for each order ({@code -Drate} is the total): fails unless the system sustains
+ * both targets together (2,000 sessions/s and 1,000 orders/s) with no failed request and a p99 within 200 ms.
+ */
+public class MixtaSimulation extends Simulation {
+
+  private final Scenarios scenarios = new Scenarios(LoadParameters.read(Scenarios.SESIONES_POR_SEGUNDO + Scenarios.PEDIDOS_POR_SEGUNDO));
+  private final AsrReport asr = new AsrReport(scenarios.parameters.metricsUrls(), List.of(scenarios.asr1(), scenarios.asr2()));
+
+  {
+    LoadParameters p = scenarios.parameters;
+    System.out.println("Mixed: " + p.describe() + ", two sessions for each order");
+    setUp(
+      scenarios.sesiones().injectOpen(constantUsersPerSec(p.rate() * 2 / 3).during(p.durationSeconds())),
+      scenarios.pedidos().injectOpen(constantUsersPerSec(p.rate() / 3).during(p.durationSeconds())))
+      .protocols(scenarios.protocol())
+      .assertions(
+        global().failedRequests().count().is(0L),
+        global().responseTime().percentile(99.0).lte(Scenarios.P99_MILLIS),
+        details(Scenarios.ABRIR_SESION).requestsPerSec().gte(Scenarios.SESIONES_POR_SEGUNDO),
+        details(Scenarios.CREAR_PEDIDO).requestsPerSec().gte(Scenarios.PEDIDOS_POR_SEGUNDO));
+  }
+
+  @Override
+  public void before() {
+    scenarios.registrarDispositivos();
+    asr.before();
+  }
+
+  @Override
+  public void after() {
+    asr.after();
+  }
+}

@@ -1,0 +1,40 @@
+package ccp.loadtest;
+
+import io.gatling.javaapi.core.Simulation;
+
+import java.util.List;
+
+import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
+import static io.gatling.javaapi.core.CoreDsl.details;
+import static io.gatling.javaapi.core.CoreDsl.global;
+
+/**
+ * ASR-2's load: orders created at a constant rate (open model), 1 % by read-only actors. Fails unless the system
+ * sustains 1,000 orders/s with no failed request and a p99 answer time within 200 ms.
+ */
+public class PedidosSimulation extends Simulation {
+
+  private final Scenarios scenarios = new Scenarios(LoadParameters.read(Scenarios.PEDIDOS_POR_SEGUNDO));
+  private final AsrReport asr = new AsrReport(scenarios.parameters.metricsUrls(), List.of(scenarios.asr2()));
+
+  {
+    LoadParameters p = scenarios.parameters;
+    System.out.println("Orders: " + p.describe() + ", " + p.improper() * 100 + " % by read-only actors");
+    setUp(scenarios.pedidos().injectOpen(constantUsersPerSec(p.rate()).during(p.durationSeconds())))
+      .protocols(scenarios.protocol())
+      .assertions(
+        global().failedRequests().count().is(0L),
+        global().responseTime().percentile(99.0).lte(Scenarios.P99_MILLIS),
+        details(Scenarios.CREAR_PEDIDO).requestsPerSec().gte(Scenarios.PEDIDOS_POR_SEGUNDO));
+  }
+
+  @Override
+  public void before() {
+    asr.before();
+  }
+
+  @Override
+  public void after() {
+    asr.after();
+  }
+}

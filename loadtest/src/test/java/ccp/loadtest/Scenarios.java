@@ -1,0 +1,151 @@
+package ccp.loadtest;
+
+import io.gatling.javaapi.core.ScenarioBuilder;
+import io.gatling.javaapi.http.HttpProtocolBuilder;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Stream;
+
+import static io.gatling.javaapi.core.CoreDsl.StringBody;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static io.gatling.javaapi.http.HttpDsl.http;
+import static io.gatling.javaapi.http.HttpDsl.status;
+
+/**
+ * What the simulations share: the targets, the HTTP protocol over the gateways, the two scenarios of the App
+ * (open a session, create an order) and the counts of what each run should leave in the ASR timers.
+ */
+final class Scenarios {
+
+  static final String ABRIR_SESION = "abrir sesion";
+  static final String CREAR_PEDIDO = "crear pedido";
+  /** The throughput targets of the view's load (ASR-1, ASR-2) on the all-in-one process, and the answer-time bound. */
+  static final double SESIONES_POR_SEGUNDO = 2_000;
+  static final double PEDIDOS_POR_SEGUNDO = 1_000;
+  static final int P99_MILLIS = 200;
+
+  private static final int BODIES = 128;
+
+  final LoadParameters parameters;
+  private final DevTokens tokens;
+  private final String[] bearers;
+  private final String run = UUID.randomUUID().toString().substring(0, 8);
+  private final AtomicLong pedidos = new AtomicLong();
+  /** Successful sessions from unknown devices: each must raise one ASR-1 alert. */
+  final LongAdder desconocidas = new LongAdder();
+  /** Successful orders by read-only actors: each must cause one ASR-2 reaction. */
+  final LongAdder impropias = new LongAdder();
+
+  Scenarios(LoadParameters parameters) {
+    this.parameters = parameters;
+    this.tokens = new DevTokens(parameters.jwtSecret());
+    this.bearers = new String[parameters.vendedores()];
+    for (int i = 0; i < bearers.length; i++) bearers[i] = tokens.bearer(vendedor(i), "VENDEDOR");
+  }
+
+  /** Spread over every gateway given; one pool of keep-alive connections, as an App's back end would see many phones. */
+  HttpProtocolBuilder protocol() {
+    return http.baseUrls(parameters.baseUrls())
+      .disableWarmUp()
+      .shareConnections()
+      .acceptHeader("application/json")
+      .contentTypeHeader("application/json");
+  }
+
+  /** Flow A: a vendedor opens a session; a share of them from a device never registered (each one an alert). */
+  ScenarioBuilder sesiones() {
+    Iterator<Map<String, Object>> feeder = Stream.generate(() -> {
+      ThreadLocalRandom random = ThreadLocalRandom.current();
+      int i = random.nextInt(bearers.length);
+      boolean desconocido = random.nextDouble() < parameters.unknown();
+      String huella = desconocido ? "desconocido-" + Long.toHexString(random.nextLong()) : casa(i);
+      return Map.<String, Object>of("bearer", bearers[i], "cuerpo", "{\"huella\":\"" + huella + "\"}", "desconocido", desconocido);
+    }).iterator();
+    return scenario("sesiones").feed(feeder)
+      .exec(http(ABRIR_SESION).post("/v1/sesiones").header("Authorization", "#{bearer}").body(StringBody("#{cuerpo}"))
+        .check(status().is(201)))
+      .exec(session -> {
+        if (!session.isFailed() && session.getBoolean("desconocido")) desconocidas.increment();
+        return session;
+      });
+  }
+
+  /**
+   * Flow B's entry: a vendedor creates an order; a share of them by read-only actors. Each improper write comes from
+   * an actor of its own that the Gestor does not know: the write passes the gateway (201), the Detector finds it
+   * unauthorized and the Reacción revokes that actor only, so no later request of the run is refused for it.
+   */
+  ScenarioBuilder pedidos() {
+    String[] cuerpos = new String[BODIES];
+    for (int i = 0; i < BODIES; i++) {
+      cuerpos[i] = "{\"tendero\":\"T-" + i + "\",\"lineas\":[{\"producto\":\"P-" + (i % 16) + "\",\"cantidad\":" + (1 + i % 5)
+        + "},{\"producto\":\"P-" + (16 + i % 7) + "\",\"cantidad\":1}]}";
+    }
+    Iterator<Map<String, Object>> feeder = Stream.generate(() -> {
+      long n = pedidos.getAndIncrement();
+      boolean impropio = ThreadLocalRandom.current().nextDouble() < parameters.improper();
+      String bearer = impropio ? tokens.bearer("consulta-gatling-" + run + "-" + n, "CONSULTA") : bearers[(int) (n % bearers.length)];
+      return Map.<String, Object>of("bearer", bearer, "cuerpo", cuerpos[(int) (n % BODIES)], "impropio", impropio);
+    }).iterator();
+    return scenario("pedidos").feed(feeder)
+      .exec(http(CREAR_PEDIDO).post("/v1/pedidos").header("Authorization", "#{bearer}").body(StringBody("#{cuerpo}"))
+        .check(status().is(201)))
+      .exec(session -> {
+        if (!session.isFailed() && session.getBoolean("impropio")) impropias.increment();
+        return session;
+      });
+  }
+
+  AsrReport.Asr asr1() {
+    return new AsrReport.Asr("ASR-1", "asr1_seconds", 2_000, desconocidas::sum);
+  }
+
+  AsrReport.Asr asr2() {
+    return new AsrReport.Asr("ASR-2", "asr2_seconds", 5_000, impropias::sum);
+  }
+
+  /**
+   * Before the load: the security area registers each vendedor's own device, so that only the deliberate strangers
+   * raise alerts (a vendedor's first session would otherwise register whatever device it came from).
+   */
+  void registrarDispositivos() {
+    HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+    String area = tokens.bearer("seguridad-1", "SEGURIDAD");
+    String base = parameters.baseUrls().get(0);
+    for (int from = 0; from < bearers.length; from += 64) {
+      List<CompletableFuture<HttpResponse<String>>> puts = new ArrayList<>();
+      for (int i = from; i < Math.min(bearers.length, from + 64); i++) {
+        puts.add(client.sendAsync(HttpRequest.newBuilder(URI.create(base + "/v1/dispositivos/" + vendedor(i)))
+          .timeout(Duration.ofSeconds(30)).header("Authorization", area).header("Content-Type", "application/json")
+          .PUT(HttpRequest.BodyPublishers.ofString("{\"huella\":\"" + casa(i) + "\"}")).build(), HttpResponse.BodyHandlers.ofString()));
+      }
+      for (CompletableFuture<HttpResponse<String>> put : puts) {
+        HttpResponse<String> response = put.join();
+        if (response.statusCode() != 200) {
+          throw new IllegalStateException("registering a device answered " + response.statusCode() + ": " + response.body());
+        }
+      }
+    }
+  }
+
+  private static String vendedor(int i) {
+    return "vendedor-" + (i + 1);
+  }
+
+  private static String casa(int i) {
+    return "casa-" + vendedor(i);
+  }
+}

@@ -1,0 +1,41 @@
+package ccp.loadtest;
+
+import io.gatling.javaapi.core.Simulation;
+
+import java.util.List;
+
+import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
+import static io.gatling.javaapi.core.CoreDsl.details;
+import static io.gatling.javaapi.core.CoreDsl.global;
+
+/**
+ * ASR-1's load: sessions opened at a constant rate (open model), 10 % from unknown devices. Fails unless the system
+ * sustains 2,000 sessions/s with no failed request and a p99 answer time within 200 ms.
+ */
+public class SesionesSimulation extends Simulation {
+
+  private final Scenarios scenarios = new Scenarios(LoadParameters.read(Scenarios.SESIONES_POR_SEGUNDO));
+  private final AsrReport asr = new AsrReport(scenarios.parameters.metricsUrls(), List.of(scenarios.asr1()));
+
+  {
+    LoadParameters p = scenarios.parameters;
+    System.out.println("Sessions: " + p.describe() + ", " + Math.round(p.unknown() * 100) + " % from unknown devices");
+    setUp(scenarios.sesiones().injectOpen(constantUsersPerSec(p.rate()).during(p.durationSeconds())))
+      .protocols(scenarios.protocol())
+      .assertions(
+        global().failedRequests().count().is(0L),
+        global().responseTime().percentile(99.0).lte(Scenarios.P99_MILLIS),
+        details(Scenarios.ABRIR_SESION).requestsPerSec().gte(Scenarios.SESIONES_POR_SEGUNDO));
+  }
+
+  @Override
+  public void before() {
+    scenarios.registrarDispositivos();
+    asr.before();
+  }
+
+  @Override
+  public void after() {
+    asr.after();
+  }
+}
