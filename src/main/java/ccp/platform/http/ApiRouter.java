@@ -8,9 +8,12 @@ import io.vertx.ext.web.handler.BodyHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.concurrent.TimeoutException;
+
 /**
  * A router with the project's HTTP conventions: bounded bodies (413), a JSON error for every failure (404 and 405
- * included), and a {@link JsonBody.BadRequest} thrown by a handler turned into a 400 naming the field.
+ * included), a {@link JsonBody.BadRequest} thrown by a handler turned into a 400 naming the field, and a connection
+ * not free in time (a pool's {@link TimeoutException}) into a 503 the client may retry.
  */
 public final class ApiRouter {
 
@@ -29,6 +32,10 @@ public final class ApiRouter {
       Throwable failure = ctx.failure();
       if (failure instanceof JsonBody.BadRequest bad) {
         ApiErrors.badField(ctx, bad.field(), bad.getMessage());
+      } else if (failure instanceof TimeoutException) {
+        // A database or service connection not free in time: overload, which the client may retry.
+        ctx.response().putHeader("Retry-After", "1");
+        ApiErrors.send(ctx, 503, "unavailable", "the service is overloaded (" + failure.getMessage() + "); retry");
       } else if (ctx.statusCode() == 413) {
         ApiErrors.send(ctx, 413, "body_too_large", "body exceeds " + settings.integer("http.body-limit-bytes") + " bytes");
       } else if (ctx.statusCode() >= 400 && ctx.statusCode() < 500) {
