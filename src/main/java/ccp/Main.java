@@ -35,7 +35,7 @@ public final class Main {
     + " | token <actor> [--perfil=VENDEDOR|CONSULTA|SEGURIDAD] | carga-sesiones [--rate=N] [--duration=S] [--unknown=F]"
     + " | carga-pedidos [--rate=N] [--duration=S] [--improper=F]"
     + " | lab [--requests=N] [--workers=N] [--stock=N] [--products=N] [--slow-ms=MS] [--coarse-ms=A,B,C,D] [--timeout-ms=MS]"
-    + " [--permits=N] [--strategies=a,b] [--sweep=1,2,..|none] [--budget-s=S] [--multi=true|false] [--out=DIR]";
+    + " [--permits=N] [--strategies=a,b] [--sweep=1,2,..|none] [--budget-s=S] [--multi=true|false] [--etapa=true|false] [--out=DIR]";
 
   private Main() {}
 
