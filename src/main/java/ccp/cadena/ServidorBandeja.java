@@ -25,8 +25,7 @@ public final class ServidorBandeja extends VerticleBase {
     router.route("/v1/*").handler(role.tokens().required())
       .handler(new ListaRevocacion(role.sql()).requerirVigente(ListaRevocacion.timer(role.registry())));
     api.mount(router);
-    return vertx.createHttpServer().requestHandler(router)
-      .listen(role.settings().integer("cadena.port"), role.settings().text("http.host"));
+    return ApiRouter.listen(vertx, role.settings(), router, role.settings().integer("cadena.port"), 1);
   }
 
   @Override

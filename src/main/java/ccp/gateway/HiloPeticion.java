@@ -69,9 +69,7 @@ public final class HiloPeticion extends VerticleBase {
     Role.CADENA.api(role).ifPresentOrElse(this::enProceso, () -> router.route("/v1/bandeja*").handler(ctx -> reenviar(ctx, cadena)));
     router.put("/v1/dispositivos/:vendedor").handler(ctx -> reenviar(ctx, seguridad));
     router.get("/v1/alertas").handler(ctx -> reenviar(ctx, seguridad));
-    return vertx.createHttpServer()
-      .requestHandler(router)
-      .listen(role.settings().integer("gateway.port"), role.settings().text("http.host"));
+    return ApiRouter.listen(vertx, role.settings(), router, role.settings().integer("gateway.port"), role.httpInstances());
   }
 
   @Override

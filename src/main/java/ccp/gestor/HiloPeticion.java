@@ -38,9 +38,7 @@ public final class HiloPeticion extends VerticleBase {
     router.route("/interno/*").handler(role.tokens().required()).handler(Tokens.requirePerfil(Tokens.SISTEMA));
     router.get("/interno/actores/:actor/permisos").handler(this::permisos);
     router.post("/interno/actores/:actor/bloqueo").handler(this::bloquear);
-    return vertx.createHttpServer()
-      .requestHandler(router)
-      .listen(role.settings().integer("gestor.port"), role.settings().text("http.host"));
+    return ApiRouter.listen(vertx, role.settings(), router, role.settings().integer("gestor.port"), role.httpInstances());
   }
 
   @Override

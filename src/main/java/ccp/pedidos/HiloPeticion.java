@@ -44,9 +44,7 @@ public final class HiloPeticion extends VerticleBase {
     api.mount(router);
     router.route("/interno/*").handler(role.tokens().required()).handler(Tokens.requirePerfil(Tokens.SISTEMA));
     router.post("/interno/pedidos/:pedido/anulacion").handler(this::anular);
-    return vertx.createHttpServer()
-      .requestHandler(router)
-      .listen(role.settings().integer("pedidos.port"), role.settings().text("http.host"));
+    return ApiRouter.listen(vertx, role.settings(), router, role.settings().integer("pedidos.port"), role.httpInstances());
   }
 
   /**

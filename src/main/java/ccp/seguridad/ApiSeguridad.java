@@ -39,9 +39,7 @@ public final class ApiSeguridad extends VerticleBase {
       .handler(Tokens.requirePerfil("SEGURIDAD"));
     router.get("/v1/alertas").handler(this::listarAlertas);
     router.put("/v1/dispositivos/:vendedor").handler(this::registrarCambio);
-    return vertx.createHttpServer()
-      .requestHandler(router)
-      .listen(role.settings().integer("seguridad.port"), role.settings().text("http.host"));
+    return ApiRouter.listen(vertx, role.settings(), router, role.settings().integer("seguridad.port"), 1);
   }
 
   private void listarAlertas(RoutingContext ctx) {

@@ -44,6 +44,7 @@ public final class Settings {
     integer("infra.pg-port", 0, 65535);
     text("http.host", v -> !v.isBlank(), "an address to bind");
     integer("http.instances", 0, 256);
+    integer("http.max-connections", 1, 1_000_000);
     integer("http.body-limit-bytes", 1024, 16 * 1024 * 1024);
     integer("management.port", 0, 65535);
     integer("gateway.port", 0, 65535);

@@ -2,7 +2,9 @@ package ccp.platform.http;
 
 import ccp.platform.config.Settings;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import org.slf4j.Logger;
@@ -47,5 +49,27 @@ public final class ApiRouter {
       }
     });
     return router;
+  }
+
+  /**
+   * Serves {@code router} on {@code port}, refusing (closing at once) the connections beyond this instance's share of
+   * {@code http.max-connections}. The process's file descriptors are shared with the Kafka and PostgreSQL clients —
+   * and, in the all-in-one, with the embedded broker, which takes its log directory offline for good when it cannot
+   * open a file. The count is this verticle's own state, touched only on its event loop.
+   */
+  public static Future<HttpServer> listen(Vertx vertx, Settings settings, Router router, int port, int instances) {
+    int share = Math.max(1, settings.integer("http.max-connections") / instances);
+    int[] open = {0};
+    return vertx.createHttpServer()
+      .connectionHandler(connection -> {
+        if (open[0] >= share) {
+          connection.close();
+          return;
+        }
+        open[0]++;
+        connection.closeHandler(closed -> open[0]--);
+      })
+      .requestHandler(router)
+      .listen(port, settings.text("http.host"));
   }
 }
