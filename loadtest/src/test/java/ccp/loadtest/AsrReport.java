@@ -1,5 +1,7 @@
 package ccp.loadtest;
 
+import ccp.carga.Histogram;
+
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
