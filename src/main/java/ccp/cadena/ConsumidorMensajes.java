@@ -31,7 +31,7 @@ public final class ConsumidorMensajes extends ConsumerVerticle {
   @Override
   protected void prepare() {
     orquestador = new OrquestadorCadena(new RepositorioCadena(role.sql()), new PublicadorComandos(publisher()),
-      role.settings().integer("cadena.plazo-etapa-ms"), AsrTimers.asr4(role.registry(), role.settings().millis("asr4.budget-ms")),
+      role.settings().integer("cadena.plazo-etapa-ms"), role.settings().integer("cadena.lote-max"), AsrTimers.asr4(role.registry(), role.settings().millis("asr4.budget-ms")),
       new Bandeja(role.sql()), Timer.builder("chain_completion")
         .description("An order's chain, started from its committed write, to pedido.listo")
         .publishPercentileHistogram()

@@ -1,6 +1,7 @@
 package ccp.cadena;
 
 import ccp.app.RoleContext;
+import ccp.platform.db.Combiner;
 import ccp.platform.kafka.ConsumerVerticle;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
@@ -16,7 +17,8 @@ import java.util.UUID;
  * {@code escritura.realizada} (deviation of DESIGN.md §9: an order is never written without its chain starting),
  * writes the stage rows with the first EN_CURSO and its deadline, and has PublicadorComandos send that stage its
  * command; an annulment, committed the same way, stops the chain. Its offset moves only after the commands are
- * acknowledged.
+ * acknowledged. The chains of the writes that arrive while one statement is in flight start with the next, together
+ * ({@link Combiner}).
  */
 public final class ControladorCadena extends ConsumerVerticle {
 
@@ -26,6 +28,7 @@ public final class ControladorCadena extends ConsumerVerticle {
   private final RoleContext role;
   private RepositorioCadena cadenas;
   private PublicadorComandos comandos;
+  private Combiner<UUID, RepositorioCadena.Inicio, List<RepositorioCadena.EnCurso>> inicios;
 
   public ControladorCadena(RoleContext role) {
     super(role.settings(), role.health(), COLA, Topics.ESCRITURA_REALIZADA);
@@ -36,6 +39,9 @@ public final class ControladorCadena extends ConsumerVerticle {
   protected void prepare() {
     cadenas = new RepositorioCadena(role.sql());
     comandos = new PublicadorComandos(publisher());
+    long plazoMs = role.settings().integer("cadena.plazo-etapa-ms");
+    inicios = new Combiner<>(role.settings().integer("cadena.lote-max"), RepositorioCadena.Inicio::pedido,
+      lote -> cadenas.iniciar(lote, plazoMs));
   }
 
   @Override
@@ -46,8 +52,8 @@ public final class ControladorCadena extends ConsumerVerticle {
     if (EventTypes.ANULAR_PEDIDO.equals(operacion)) return detener(pedido, escritura.textOf("actor"));
     if (!EventTypes.CREAR_PEDIDO.equals(operacion)) return Future.succeededFuture();
     JsonArray lineas = Lineas.de(escritura.data());
-    return cadenas.iniciar(pedido, escritura.textOf("actor"), lineas, role.settings().integer("cadena.plazo-etapa-ms"))
-      .compose(enCurso -> Future.all(enCurso.stream()
+    return inicios.submit(new RepositorioCadena.Inicio(pedido, escritura.textOf("actor"), lineas))
+      .compose(enCurso -> enCurso == null ? Future.succeededFuture() : Future.all(enCurso.stream()
         .map(e -> comandos.ejecutar(pedido, e.etapa(), e.intento(), lineas)).toList()))
       .mapEmpty();
   }

@@ -1,7 +1,8 @@
 package ccp.cadena;
 
-import io.vertx.core.Future;
+import ccp.platform.db.Combiner;
 import io.micrometer.core.instrument.Timer;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,7 +15,8 @@ import java.util.UUID;
  * OrquestadorCadena, the part of the Coordinador that keeps the order of the stages (step 11): a confirmed stage
  * becomes COMPLETADA and the next one starts (back to step 5); after the last, {@code pedido.listo} (step 12). Every
  * transition is one conditional update, so a repeated confirmation changes nothing — it only makes sure that what
- * the first one should have sent was sent (a crash may have come between the update and the publish).
+ * the first one should have sent was sent (a crash may have come between the update and the publish). The
+ * confirmations that arrive while one statement is in flight are recorded by the next, together ({@link Combiner}).
  */
 final class OrquestadorCadena {
 
@@ -22,19 +24,19 @@ final class OrquestadorCadena {
 
   private final RepositorioCadena cadenas;
   private final PublicadorComandos comandos;
-  private final long plazoMs;
   private final Timer asr4;
   private final Bandeja bandeja;
   private final Timer completas;
+  private final Combiner<UUID, RepositorioCadena.Confirmacion, RepositorioCadena.Avance> avances;
 
-  OrquestadorCadena(RepositorioCadena cadenas, PublicadorComandos comandos, long plazoMs, Timer asr4, Bandeja bandeja,
-                    Timer completas) {
+  OrquestadorCadena(RepositorioCadena cadenas, PublicadorComandos comandos, long plazoMs, int loteMax, Timer asr4,
+                    Bandeja bandeja, Timer completas) {
     this.bandeja = bandeja;
     this.completas = completas;
     this.cadenas = cadenas;
     this.comandos = comandos;
-    this.plazoMs = plazoMs;
     this.asr4 = asr4;
+    this.avances = new Combiner<>(loteMax, RepositorioCadena.Confirmacion::pedido, lote -> cadenas.avanzar(lote, plazoMs));
   }
 
   Future<Void> confirmada(UUID pedido, Etapa etapa, String resultado) {
@@ -53,18 +55,12 @@ final class OrquestadorCadena {
 
   private Future<Void> completada(UUID pedido, Etapa etapa) {
     Etapa siguiente = etapa.siguiente();
-    if (siguiente == null) {
-      return cadenas.terminar(pedido, etapa).compose(fin -> {
-        if (fin.isEmpty()) return asegurarEnviado(pedido, etapa);
-        medir(pedido, etapa, fin.get());
-        completas.record(Duration.between(fin.get().iniciada().toInstant(), Instant.now()));
-        return comandos.listo(pedido);
-      });
-    }
-    return cadenas.avanzar(pedido, etapa, siguiente, plazoMs).compose(avance -> {
-      if (avance.isEmpty()) return asegurarEnviado(pedido, etapa);
-      medir(pedido, etapa, avance.get());
-      return comandos.ejecutar(pedido, siguiente, avance.get().intento(), avance.get().lineas());
+    return avances.submit(new RepositorioCadena.Confirmacion(pedido, etapa, siguiente)).compose(avance -> {
+      if (avance == null) return asegurarEnviado(pedido, etapa);
+      medir(pedido, etapa, avance);
+      if (siguiente != null) return comandos.ejecutar(pedido, siguiente, avance.intento(), avance.lineas());
+      completas.record(Duration.between(avance.iniciada().toInstant(), Instant.now()));
+      return comandos.listo(pedido);
     });
   }
 

@@ -2,13 +2,16 @@ package ccp.cadena;
 
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 
-import java.util.ArrayList;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -19,12 +22,16 @@ final class RepositorioCadena {
   record EnCurso(Etapa etapa, int intento) {}
 
   /**
-   * Steps 2–4 in one statement: the chain and its three stage rows, the first EN_CURSO with its deadline. A chain
-   * that exists already is left as it is and answers its stage in flight (its command may never have been sent).
+   * Steps 2–4 for a batch of orders in one statement: each chain and its three stage rows, the first EN_CURSO with its
+   * deadline. A chain that exists already is left as it is and answers its stage in flight (its command may never have
+   * been sent). Keys are taken in order, so two batches never deadlock.
    */
   private static final String INICIAR = """
-    WITH nueva AS (
-           INSERT INTO cadena.cadenas (pedido, actor, lineas, estado) VALUES ($1, $4, $2, 'EN_CURSO')
+    WITH entrada AS (
+           SELECT t.pedido, t.actor, t.lineas FROM jsonb_to_recordset($1::jsonb) AS t (pedido uuid, actor text, lineas jsonb)),
+         nueva AS (
+           INSERT INTO cadena.cadenas (pedido, actor, lineas, estado)
+           SELECT pedido, actor, lineas, 'EN_CURSO' FROM entrada ORDER BY pedido
            ON CONFLICT (pedido) DO NOTHING
            RETURNING pedido),
          etapas AS (
@@ -32,46 +39,49 @@ final class RepositorioCadena {
            SELECT nueva.pedido, e.etapa, e.orden,
                   CASE WHEN e.orden = 1 THEN 'EN_CURSO' ELSE 'PENDIENTE' END,
                   CASE WHEN e.orden = 1 THEN 1 ELSE 0 END,
-                  CASE WHEN e.orden = 1 THEN now() + make_interval(secs => $3::float8 / 1000) END,
+                  CASE WHEN e.orden = 1 THEN now() + make_interval(secs => $2::float8 / 1000) END,
                   CASE WHEN e.orden = 1 THEN now() END
            FROM nueva, (VALUES ('FACTURACION', 1), ('INVENTARIO', 2), ('DESPACHO', 3)) AS e (etapa, orden))
-    SELECT 'FACTURACION' AS etapa, 1 AS intento FROM nueva
+    SELECT pedido, 'FACTURACION' AS etapa, 1 AS intento FROM nueva
     UNION ALL
-    SELECT etapa, intento FROM cadena.cadena_etapa WHERE pedido = $1 AND estado IN ('EN_CURSO', 'EN_REINTENTO')""";
+    SELECT e.pedido, e.etapa, e.intento FROM cadena.cadena_etapa e JOIN entrada USING (pedido)
+    WHERE e.estado IN ('EN_CURSO', 'EN_REINTENTO')""";
 
   /**
-   * Step 11: the stage confirmed and the next one EN_CURSO with its deadline — both or neither. A confirmation of an
-   * escalated stage still counts (late, the view's open gap). Answers the next attempt, the order's lines, and the
-   * confirmed stage's state before (EN_REINTENTO: a retry confirmed; ESCALADA: late) with its retry start.
+   * Steps 11 and 12 for a batch of confirmations in one statement. For each: the stage confirmed and, if it has a next,
+   * that one EN_CURSO with its deadline; if it was the last, the chain LISTO — both or neither. A confirmation of an
+   * escalated stage still counts (late, the view's open gap). Answers, for each confirmation that moved its chain, the
+   * next attempt and the order's lines (or when the chain began, after the last), and the confirmed stage's state
+   * before (EN_REINTENTO: a retry confirmed; ESCALADA: late) with its retry start.
    */
   private static final String AVANZAR = """
-    WITH previa AS (SELECT estado, reintento_desde FROM cadena.cadena_etapa WHERE pedido = $1 AND etapa = $2),
+    WITH entrada AS (
+           SELECT t.pedido, t.hecha, t.siguiente FROM jsonb_to_recordset($1::jsonb) AS t (pedido uuid, hecha text, siguiente text)),
+         previa AS (
+           SELECT e.pedido, e.estado, e.reintento_desde FROM cadena.cadena_etapa e
+           JOIN entrada ON e.pedido = entrada.pedido AND e.etapa = entrada.hecha),
          hecha AS (
-           UPDATE cadena.cadena_etapa SET estado = 'COMPLETADA', actualizada_en = now()
-           WHERE pedido = $1 AND etapa = $2 AND estado IN ('EN_CURSO', 'EN_REINTENTO', 'ESCALADA')
-           RETURNING pedido),
+           UPDATE cadena.cadena_etapa e SET estado = 'COMPLETADA', actualizada_en = now()
+           FROM entrada
+           WHERE e.pedido = entrada.pedido AND e.etapa = entrada.hecha AND e.estado IN ('EN_CURSO', 'EN_REINTENTO', 'ESCALADA')
+           RETURNING e.pedido, entrada.siguiente),
          siguiente AS (
            UPDATE cadena.cadena_etapa e
-           SET estado = 'EN_CURSO', intento = 1, plazo = now() + make_interval(secs => $4::float8 / 1000),
+           SET estado = 'EN_CURSO', intento = 1, plazo = now() + make_interval(secs => $2::float8 / 1000),
                en_curso_desde = now(), actualizada_en = now()
            FROM hecha, cadena.cadenas c
-           WHERE e.pedido = hecha.pedido AND e.etapa = $3 AND e.estado = 'PENDIENTE' AND c.pedido = hecha.pedido
+           WHERE e.pedido = hecha.pedido AND e.etapa = hecha.siguiente AND e.estado = 'PENDIENTE' AND c.pedido = hecha.pedido
              AND c.estado = 'EN_CURSO'
-           RETURNING e.intento, c.lineas)
-    SELECT siguiente.intento, siguiente.lineas, previa.estado AS antes, previa.reintento_desde FROM siguiente, previa""";
-
-  /** Step 12: the last stage confirmed and the chain LISTO — both or neither; answers as {@link #AVANZAR} does. */
-  private static final String TERMINAR = """
-    WITH previa AS (SELECT estado, reintento_desde FROM cadena.cadena_etapa WHERE pedido = $1 AND etapa = $2),
-         hecha AS (
-           UPDATE cadena.cadena_etapa SET estado = 'COMPLETADA', actualizada_en = now()
-           WHERE pedido = $1 AND etapa = $2 AND estado IN ('EN_CURSO', 'EN_REINTENTO', 'ESCALADA')
-           RETURNING pedido),
+           RETURNING e.pedido, e.intento, c.lineas),
          lista AS (
            UPDATE cadena.cadenas c SET estado = 'LISTO', terminada_en = now()
-           FROM hecha WHERE c.pedido = hecha.pedido AND c.estado = 'EN_CURSO'
+           FROM hecha WHERE hecha.siguiente IS NULL AND c.pedido = hecha.pedido AND c.estado = 'EN_CURSO'
            RETURNING c.pedido, c.iniciada_en)
-    SELECT previa.estado AS antes, previa.reintento_desde, lista.iniciada_en FROM lista, previa""";
+    SELECT s.pedido, s.intento, s.lineas, NULL::timestamptz AS iniciada_en, p.estado AS antes, p.reintento_desde
+    FROM siguiente s JOIN previa p USING (pedido)
+    UNION ALL
+    SELECT l.pedido, 0, NULL::jsonb, l.iniciada_en, p.estado, p.reintento_desde
+    FROM lista l JOIN previa p USING (pedido)""";
 
   /** A stage answered that the order cannot go on (no stock): the stage RECHAZADA and the chain RECHAZADO. */
   private static final String RECHAZAR = """
@@ -109,22 +119,26 @@ final class RepositorioCadena {
   /** What a confirmation moved: the confirmed stage's state before, and what the next stage needs. */
   record Avance(String antes, OffsetDateTime reintentoDesde, int intento, JsonArray lineas, OffsetDateTime iniciada) {}
 
-  /** Empty if the chain had moved past this confirmation already. */
-  Future<Optional<Avance>> avanzar(UUID pedido, Etapa hecha, Etapa siguiente, long plazoMs) {
-    return sql.preparedQuery(AVANZAR).execute(Tuple.of(pedido, hecha.name(), siguiente.name(), plazoMs)).map(rows -> {
-      if (rows.size() == 0) return Optional.empty();
-      Row row = rows.iterator().next();
-      return Optional.of(new Avance(row.getString("antes"), row.getOffsetDateTime("reintento_desde"), row.getInteger("intento"),
-        row.getJsonArray("lineas"), null));
-    });
-  }
+  /** A confirmed stage and the one that follows it ({@code null} after the last). */
+  record Confirmacion(UUID pedido, Etapa hecha, Etapa siguiente) {}
 
-  Future<Optional<Avance>> terminar(UUID pedido, Etapa ultima) {
-    return sql.preparedQuery(TERMINAR).execute(Tuple.of(pedido, ultima.name())).map(rows -> {
-      if (rows.size() == 0) return Optional.empty();
-      Row row = rows.iterator().next();
-      return Optional.of(new Avance(row.getString("antes"), row.getOffsetDateTime("reintento_desde"), 0, null,
-        row.getOffsetDateTime("iniciada_en")));
+  /** A chain to start. */
+  record Inicio(UUID pedido, String actor, JsonArray lineas) {}
+
+  /** Answers each confirmation that moved its chain; one that the chain had moved past already has none. */
+  Future<Map<UUID, Avance>> avanzar(List<Confirmacion> lote, long plazoMs) {
+    JsonArray entrada = new JsonArray();
+    for (Confirmacion c : lote) {
+      entrada.add(new JsonObject().put("pedido", c.pedido().toString()).put("hecha", c.hecha().name())
+        .put("siguiente", c.siguiente() == null ? null : c.siguiente().name()));
+    }
+    return sql.preparedQuery(AVANZAR).execute(Tuple.of(entrada, plazoMs)).map(rows -> {
+      Map<UUID, Avance> avances = new HashMap<>();
+      for (Row row : rows) {
+        avances.put(row.getUUID("pedido"), new Avance(row.getString("antes"), row.getOffsetDateTime("reintento_desde"),
+          row.getInteger("intento"), row.getJsonArray("lineas"), row.getOffsetDateTime("iniciada_en")));
+      }
+      return avances;
     });
   }
 
@@ -155,10 +169,16 @@ final class RepositorioCadena {
     return sql.preparedQuery(DETENER).execute(Tuple.of(pedido, actor)).mapEmpty();
   }
 
-  Future<List<EnCurso>> iniciar(UUID pedido, String actor, JsonArray lineas, long plazoMs) {
-    return sql.preparedQuery(INICIAR).execute(Tuple.of(pedido, lineas, plazoMs, actor)).map(rows -> {
-      List<EnCurso> enCurso = new ArrayList<>();
-      for (Row row : rows) enCurso.add(new EnCurso(Etapa.valueOf(row.getString("etapa")), row.getInteger("intento")));
+  /** Answers, for each order, the stages in flight whose commands must be sent (none for a chain past them). */
+  Future<Map<UUID, List<EnCurso>>> iniciar(List<Inicio> lote, long plazoMs) {
+    JsonArray entrada = new JsonArray();
+    for (Inicio i : lote) entrada.add(new JsonObject().put("pedido", i.pedido().toString()).put("actor", i.actor()).put("lineas", i.lineas()));
+    return sql.preparedQuery(INICIAR).execute(Tuple.of(entrada, plazoMs)).map(rows -> {
+      Map<UUID, List<EnCurso>> enCurso = new HashMap<>();
+      for (Row row : rows) {
+        enCurso.computeIfAbsent(row.getUUID("pedido"), k -> new ArrayList<>())
+          .add(new EnCurso(Etapa.valueOf(row.getString("etapa")), row.getInteger("intento")));
+      }
       return enCurso;
     });
   }

@@ -35,7 +35,7 @@ public final class ConsumidorEtapa extends ConsumerVerticle {
   }
 
   public static ConsumidorEtapa facturacion(RoleContext role) {
-    return new ConsumidorEtapa(role, Etapa.FACTURACION, r -> new Facturacion(r.sql()));
+    return new ConsumidorEtapa(role, Etapa.FACTURACION, r -> new Facturacion(r.sql(), r.settings().integer("cadena.lote-max")));
   }
 
   public static ConsumidorEtapa inventario(RoleContext role) {
@@ -43,7 +43,7 @@ public final class ConsumidorEtapa extends ConsumerVerticle {
   }
 
   public static ConsumidorEtapa despacho(RoleContext role) {
-    return new ConsumidorEtapa(role, Etapa.DESPACHO, r -> new ValidacionDespacho(r.sql()));
+    return new ConsumidorEtapa(role, Etapa.DESPACHO, r -> new ValidacionDespacho(r.sql(), r.settings().integer("cadena.lote-max")));
   }
 
   @Override

@@ -1,8 +1,14 @@
 package ccp.etapas;
 
+import ccp.platform.db.Combiner;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
 
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -19,7 +25,30 @@ interface Efecto {
    */
   Future<Resultado> compensar(UUID pedido);
 
-  static int unidades(JsonArray lineas) {
+  /** One order of a batch: what {@link #aplicar} was given. */
+  record Orden(UUID pedido, JsonArray lineas) {}
+
+  /**
+   * Runs a batch statement that takes its orders as one jsonb array of {@code {pedido, lineas, unidades}} and answers
+   * {@code pedido, resultado, motivo} for each.
+   */
+  static Future<Map<UUID, Resultado>> porLote(SqlClient sql, String sentencia, List<Orden> lote) {
+    JsonArray pedidos = new JsonArray();
+    for (Orden o : lote) {
+      pedidos.add(new JsonObject().put("pedido", o.pedido().toString()).put("lineas", o.lineas()).put("unidades", unidades(o.lineas())));
+    }
+    return sql.preparedQuery(sentencia).execute(Tuple.of(pedidos)).map(rows -> Combiner.byKey(rows,
+      row -> row.getUUID("pedido"), row -> new Resultado(row.getString("resultado"), row.getString("motivo"))));
+  }
+
+  /** A batch's answer for one order; none means the statement could not decide it yet (another process's key). */
+  static Future<Resultado> respuesta(UUID pedido, Resultado resultado) {
+    return resultado != null
+      ? Future.succeededFuture(resultado)
+      : Future.failedFuture(new IllegalStateException("no result yet for order " + pedido + " (decided concurrently)"));
+  }
+
+  private static int unidades(JsonArray lineas) {
     int total = 0;
     for (int i = 0; i < lineas.size(); i++) total += lineas.getJsonObject(i).getInteger("cantidad");
     return total;

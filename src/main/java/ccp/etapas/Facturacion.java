@@ -1,5 +1,6 @@
 package ccp.etapas;
 
+import ccp.platform.db.Combiner;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.sqlclient.SqlClient;
@@ -7,19 +8,31 @@ import io.vertx.sqlclient.Tuple;
 
 import java.util.UUID;
 
-/** Facturación: issues the order's invoice; compensates it with a credit note when the order is rejected. */
+/**
+ * Facturación: issues the order's invoice; compensates it with a credit note when the order is rejected. The invoices
+ * of the commands that arrive while one statement is in flight are issued by the next, together ({@link Combiner}).
+ */
 final class Facturacion implements Efecto {
 
-  /** EtapaProcesada and the invoice in one statement; a repeat answers the first result. */
+  /**
+   * EtapaProcesada and the invoice of every order of a batch in one statement; an order decided before answers its
+   * first result. Keys are taken in order, so two batches never deadlock.
+   */
   private static final String FACTURAR = """
-    WITH marca AS (
-           INSERT INTO facturacion.etapa_procesada (pedido, etapa, resultado) VALUES ($1, 'FACTURACION', 'COMPLETADA')
+    WITH entrada AS (
+           SELECT t.pedido, t.lineas, t.unidades FROM jsonb_to_recordset($1::jsonb) AS t (pedido uuid, lineas jsonb, unidades integer)),
+         marca AS (
+           INSERT INTO facturacion.etapa_procesada (pedido, etapa, resultado)
+           SELECT pedido, 'FACTURACION', 'COMPLETADA' FROM entrada ORDER BY pedido
            ON CONFLICT (pedido, etapa) DO NOTHING
-           RETURNING resultado, motivo),
-         factura AS (INSERT INTO facturacion.facturas (pedido, lineas, unidades) SELECT $1, $2, $3 FROM marca)
-    SELECT resultado, motivo FROM marca
+           RETURNING pedido, resultado, motivo),
+         factura AS (
+           INSERT INTO facturacion.facturas (pedido, lineas, unidades)
+           SELECT entrada.pedido, entrada.lineas, entrada.unidades FROM entrada JOIN marca USING (pedido))
+    SELECT pedido, resultado, motivo FROM marca
     UNION ALL
-    SELECT resultado, motivo FROM facturacion.etapa_procesada WHERE pedido = $1 AND etapa = 'FACTURACION'""";
+    SELECT p.pedido, p.resultado, p.motivo FROM facturacion.etapa_procesada p JOIN entrada USING (pedido)
+    WHERE p.etapa = 'FACTURACION'""";
 
   /**
    * The stage's own key is taken first ("cadena detenida"), so a command still in flight can no longer invoice; an
@@ -40,14 +53,16 @@ final class Facturacion implements Efecto {
     SELECT resultado, motivo FROM facturacion.etapa_procesada WHERE pedido = $1 AND etapa = 'COMPENSACION'""";
 
   private final SqlClient sql;
+  private final Combiner<UUID, Orden, Resultado> facturas;
 
-  Facturacion(SqlClient sql) {
+  Facturacion(SqlClient sql, int loteMax) {
     this.sql = sql;
+    this.facturas = new Combiner<>(loteMax, Orden::pedido, lote -> Efecto.porLote(sql, FACTURAR, lote));
   }
 
   @Override
   public Future<Resultado> aplicar(UUID pedido, JsonArray lineas) {
-    return sql.preparedQuery(FACTURAR).execute(Tuple.of(pedido, lineas, Efecto.unidades(lineas))).map(Resultado::of);
+    return facturas.submit(new Orden(pedido, lineas)).compose(r -> Efecto.respuesta(pedido, r));
   }
 
   /** A credit note for the invoice; an order never invoiced has nothing to compensate. */

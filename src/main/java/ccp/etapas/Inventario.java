@@ -1,16 +1,12 @@
 package ccp.etapas;
 
+import ccp.platform.db.Combiner;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -20,10 +16,10 @@ import java.util.UUID;
  * oversold, across any number of processes. Not enough stock is a business outcome: RECHAZADA, recorded like a
  * success.
  * <p>
- * The critical-section lab's answer for a hot product is combining: while one statement is in flight, the
- * reservations that arrive queue here — in this verticle's own state, no lock — and the next statement applies them
- * all, in arrival order, while stock lasts ({@code inventario.reservar}, migration V2). A product's row is then
- * locked and written once per batch instead of once per order. {@code inventario.lote-max} bounds a batch; 1 turns
+ * The critical-section lab's answer for a hot product is combining ({@link Combiner}): the reservations that arrive
+ * while one statement is in flight are applied by the next, all together, in arrival order, while stock lasts
+ * ({@code inventario.reservar}, migration V2). A product's row is then locked and written once per batch instead of
+ * once per order. {@code inventario.lote-max} bounds a batch; 1 turns
  * combining off (one statement per order).
  */
 final class Inventario implements Efecto {
@@ -48,54 +44,25 @@ final class Inventario implements Efecto {
            RETURNING s.producto)
     SELECT count(*) AS productos FROM liberada""";
 
-  private record Pendiente(UUID pedido, JsonArray lineas, Promise<Resultado> resultado) {}
-
   private final SqlClient sql;
-  private final int loteMax;
-  private final ArrayDeque<Pendiente> pendientes = new ArrayDeque<>();
-  private boolean enCurso;
+  private final Combiner<UUID, Orden, Resultado> reservas;
 
   Inventario(SqlClient sql, int loteMax) {
     this.sql = sql;
-    this.loteMax = loteMax;
+    this.reservas = new Combiner<>(loteMax, Orden::pedido, this::reservar);
   }
 
   @Override
   public Future<Resultado> aplicar(UUID pedido, JsonArray lineas) {
-    Promise<Resultado> resultado = Promise.promise();
-    pendientes.add(new Pendiente(pedido, lineas, resultado));
-    if (!enCurso) reservarLote();
-    return resultado.future();
+    return reservas.submit(new Orden(pedido, lineas)).compose(r -> Efecto.respuesta(pedido, r));
   }
 
-  /** Sends what is pending as one statement; when it answers, the next batch (what arrived meanwhile) goes. */
-  private void reservarLote() {
-    if (pendientes.isEmpty()) {
-      enCurso = false;
-      return;
-    }
-    enCurso = true;
-    List<Pendiente> lote = new ArrayList<>(Math.min(loteMax, pendientes.size()));
+  /** One statement for the batch, in arrival order. */
+  private Future<Map<UUID, Resultado>> reservar(List<Orden> lote) {
     JsonArray pedidos = new JsonArray();
-    while (lote.size() < loteMax && !pendientes.isEmpty()) {
-      Pendiente p = pendientes.poll();
-      lote.add(p);
-      pedidos.add(new JsonObject().put("pedido", p.pedido().toString()).put("lineas", p.lineas()));
-    }
-    sql.preparedQuery(RESERVAR).execute(Tuple.of(pedidos)).onComplete(rows -> {
-      if (rows.succeeded()) {
-        Map<UUID, Resultado> porPedido = new HashMap<>();
-        for (Row row : rows.result()) porPedido.put(row.getUUID("r_pedido"), new Resultado(row.getString("r_resultado"), row.getString("r_motivo")));
-        for (Pendiente p : lote) {
-          Resultado r = porPedido.get(p.pedido());
-          if (r != null) p.resultado().complete(r);
-          else p.resultado().fail(new IllegalStateException("inventario.reservar did not answer for " + p.pedido()));
-        }
-      } else {
-        for (Pendiente p : lote) p.resultado().fail(rows.cause());
-      }
-      reservarLote();
-    });
+    for (Orden r : lote) pedidos.add(new JsonObject().put("pedido", r.pedido().toString()).put("lineas", r.lineas()));
+    return sql.preparedQuery(RESERVAR).execute(Tuple.of(pedidos)).map(rows -> Combiner.byKey(rows,
+      row -> row.getUUID("r_pedido"), row -> new Resultado(row.getString("r_resultado"), row.getString("r_motivo"))));
   }
 
   @Override

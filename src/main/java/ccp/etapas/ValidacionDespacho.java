@@ -1,5 +1,6 @@
 package ccp.etapas;
 
+import ccp.platform.db.Combiner;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.sqlclient.SqlClient;
@@ -10,15 +11,22 @@ import java.util.UUID;
 /** Validación de despacho: records the dispatch check of the order (one per order). */
 final class ValidacionDespacho implements Efecto {
 
+  /** EtapaProcesada and the check of every order of a batch in one statement, as Facturación issues invoices. */
   private static final String VALIDAR = """
-    WITH marca AS (
-           INSERT INTO despacho.etapa_procesada (pedido, etapa, resultado) VALUES ($1, 'DESPACHO', 'COMPLETADA')
+    WITH entrada AS (
+           SELECT t.pedido, t.lineas, t.unidades FROM jsonb_to_recordset($1::jsonb) AS t (pedido uuid, lineas jsonb, unidades integer)),
+         marca AS (
+           INSERT INTO despacho.etapa_procesada (pedido, etapa, resultado)
+           SELECT pedido, 'DESPACHO', 'COMPLETADA' FROM entrada ORDER BY pedido
            ON CONFLICT (pedido, etapa) DO NOTHING
-           RETURNING resultado, motivo),
-         validacion AS (INSERT INTO despacho.validaciones (pedido, lineas, unidades) SELECT $1, $2, $3 FROM marca)
-    SELECT resultado, motivo FROM marca
+           RETURNING pedido, resultado, motivo),
+         validacion AS (
+           INSERT INTO despacho.validaciones (pedido, lineas, unidades)
+           SELECT entrada.pedido, entrada.lineas, entrada.unidades FROM entrada JOIN marca USING (pedido))
+    SELECT pedido, resultado, motivo FROM marca
     UNION ALL
-    SELECT resultado, motivo FROM despacho.etapa_procesada WHERE pedido = $1 AND etapa = 'DESPACHO'""";
+    SELECT p.pedido, p.resultado, p.motivo FROM despacho.etapa_procesada p JOIN entrada USING (pedido)
+    WHERE p.etapa = 'DESPACHO'""";
 
   /** Nothing to undo; the stage's key is taken so that a command still in flight no longer validates. */
   private static final String COMPENSAR = """
@@ -26,14 +34,16 @@ final class ValidacionDespacho implements Efecto {
     ON CONFLICT (pedido, etapa) DO NOTHING""";
 
   private final SqlClient sql;
+  private final Combiner<UUID, Orden, Resultado> validaciones;
 
-  ValidacionDespacho(SqlClient sql) {
+  ValidacionDespacho(SqlClient sql, int loteMax) {
     this.sql = sql;
+    this.validaciones = new Combiner<>(loteMax, Orden::pedido, lote -> Efecto.porLote(sql, VALIDAR, lote));
   }
 
   @Override
   public Future<Resultado> aplicar(UUID pedido, JsonArray lineas) {
-    return sql.preparedQuery(VALIDAR).execute(Tuple.of(pedido, lineas, Efecto.unidades(lineas))).map(Resultado::of);
+    return validaciones.submit(new Orden(pedido, lineas)).compose(r -> Efecto.respuesta(pedido, r));
   }
 
   @Override

@@ -69,6 +69,7 @@ public final class Settings {
     integer("outbox.batch-size", 1, 10_000);
     integer("outbox.claim-timeout-ms", 100, 600_000);
     integer("cadena.plazo-etapa-ms", 100, 3_600_000);
+    integer("cadena.lote-max", 1, 10_000);
     integer("inventario.lote-max", 1, 10_000);
     integer("vigilancia.barrido-ms", 50, 600_000);
     integer("vigilancia.sondeo-ms", 50, 600_000);

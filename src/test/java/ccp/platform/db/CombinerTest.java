@@ -1,0 +1,124 @@
+package ccp.platform.db;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The statements stand for the database here: each batch waits until the test answers it. */
+class CombinerTest {
+
+  private record Item(String key, int n) {}
+
+  private final List<List<Item>> batches = new ArrayList<>();
+  private final List<Promise<Map<String, Integer>>> answers = new ArrayList<>();
+
+  private Combiner<String, Item, Integer> combiner(int maxBatch) {
+    return new Combiner<>(maxBatch, Item::key, batch -> {
+      batches.add(batch);
+      Promise<Map<String, Integer>> answer = Promise.promise();
+      answers.add(answer);
+      return answer.future();
+    });
+  }
+
+  /** Answers a batch with each item's number times ten. */
+  private void answer(int batch) {
+    Map<String, Integer> byKey = new HashMap<>();
+    for (Item item : batches.get(batch)) byKey.put(item.key(), item.n() * 10);
+    answers.get(batch).complete(byKey);
+  }
+
+  @Test
+  void anIdleItemGoesAloneAndWhatArrivesMeanwhileGoesTogetherNext() {
+    Combiner<String, Item, Integer> combiner = combiner(100);
+    Future<Integer> first = combiner.submit(new Item("a", 1));
+    Future<Integer> second = combiner.submit(new Item("b", 2));
+    Future<Integer> third = combiner.submit(new Item("c", 3));
+    assertEquals(List.of(List.of(new Item("a", 1))), batches);
+
+    answer(0);
+    assertEquals(10, first.result());
+    assertEquals(List.of(new Item("b", 2), new Item("c", 3)), batches.get(1));
+    assertTrue(!second.isComplete() && !third.isComplete(), "answered before its statement");
+
+    answer(1);
+    assertEquals(20, second.result());
+    assertEquals(30, third.result());
+    assertEquals(2, batches.size());
+  }
+
+  @Test
+  void aBatchHoldsOneItemPerKeyAndASecondOfAKeyFollowsTheFirst() {
+    Combiner<String, Item, Integer> combiner = combiner(100);
+    combiner.submit(new Item("x", 0));
+    Future<Integer> a1 = combiner.submit(new Item("a", 1));
+    combiner.submit(new Item("b", 2));
+    Future<Integer> a2 = combiner.submit(new Item("a", 3));
+    combiner.submit(new Item("c", 4));
+    Future<Integer> a3 = combiner.submit(new Item("a", 5));
+
+    answer(0);
+    assertEquals(List.of(new Item("a", 1), new Item("b", 2), new Item("c", 4)), batches.get(1));
+    answer(1);
+    assertEquals(List.of(new Item("a", 3)), batches.get(2));
+    answer(2);
+    assertEquals(List.of(new Item("a", 5)), batches.get(3));
+    answer(3);
+    assertEquals(List.of(10, 30, 50), List.of(a1.result(), a2.result(), a3.result()));
+  }
+
+  @Test
+  void aBatchIsBoundedAndTheRestWaitsInOrder() {
+    Combiner<String, Item, Integer> combiner = combiner(2);
+    for (int i = 0; i < 6; i++) combiner.submit(new Item("k" + i, i));
+    for (int b = 0; b < 4; b++) answer(b);
+    assertEquals(List.of(
+      List.of(new Item("k0", 0)),
+      List.of(new Item("k1", 1), new Item("k2", 2)),
+      List.of(new Item("k3", 3), new Item("k4", 4)),
+      List.of(new Item("k5", 5))), batches);
+  }
+
+  @Test
+  void aFailedStatementFailsItsWholeBatchAndTheNextStillGoes() {
+    Combiner<String, Item, Integer> combiner = combiner(100);
+    Future<Integer> alone = combiner.submit(new Item("a", 1));
+    Future<Integer> b = combiner.submit(new Item("b", 2));
+    Future<Integer> c = combiner.submit(new Item("c", 3));
+    answers.get(0).fail("deadlock detected");
+    assertTrue(alone.failed());
+    answers.get(1).fail("connection closed");
+    assertTrue(b.failed() && c.failed());
+    Future<Integer> after = combiner.submit(new Item("d", 4));
+    answer(2);
+    assertEquals(40, after.result());
+  }
+
+  @Test
+  void aKeyTheStatementDidNotAnswerGetsNull() {
+    Combiner<String, Item, Integer> combiner = new Combiner<>(10, Item::key, batch -> Future.succeededFuture(Map.of()));
+    Future<Integer> answer = combiner.submit(new Item("a", 1));
+    assertTrue(answer.succeeded());
+    assertNull(answer.result());
+  }
+
+  @Test
+  void aStatementThatThrowsFailsItsBatchInsteadOfStoppingTheCombiner() {
+    int[] calls = {0};
+    Combiner<String, Item, Integer> combiner = new Combiner<>(10, Item::key, batch -> {
+      if (calls[0]++ == 0) throw new IllegalStateException("bad batch");
+      return Future.succeededFuture(Map.of(batch.get(0).key(), 7));
+    });
+    assertTrue(combiner.submit(new Item("a", 1)).failed());
+    assertEquals(7, combiner.submit(new Item("b", 2)).result());
+  }
+}
