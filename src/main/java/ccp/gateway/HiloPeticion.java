@@ -53,7 +53,7 @@ public final class HiloPeticion extends VerticleBase {
     lista = new ListaRevocacion(role.sql());
     client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true)
         .setConnectTimeout(role.settings().integer("http.client-timeout-ms")),
-      new PoolOptions().setHttp1MaxSize(64));
+      new PoolOptions().setHttp1MaxSize(role.settings().integer("http.client-pool-size")));
     String gestor = role.settings().text("gestor.url");
     String pedidos = role.settings().text("pedidos.url");
     String seguridad = role.settings().text("seguridad.url");

@@ -57,6 +57,7 @@ public final class Settings {
     text("pedidos.url", Settings::isHttpUrl, "an http(s) URL of the pedidos role");
     text("cadena.url", Settings::isHttpUrl, "an http(s) URL of the cadena role");
     integer("http.client-timeout-ms", 100, 120_000);
+    integer("http.client-pool-size", 1, 4_096);
     text("jwt.secret", v -> v.isEmpty() || v.length() >= 32, "empty (development key) or at least 32 characters");
     text("jwt.issuer", v -> !v.isBlank(), "an issuer name");
     integer("jwt.ttl-minutes", 1, 7 * 24 * 60);

@@ -4,10 +4,12 @@ import ccp.platform.config.Settings;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.PoolOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -45,7 +47,10 @@ public final class ServiceClient {
   private long tokenRenewAt;
 
   public ServiceClient(Vertx vertx, Settings settings, Tokens tokens, String caller) {
-    this.client = WebClient.create(vertx);
+    // A consumer may have a thousand records in flight; the default five connections would queue them past the
+    // timeout, and each retry would add to the queue.
+    this.client = WebClient.create(vertx, new WebClientOptions().setKeepAlive(true),
+      new PoolOptions().setHttp1MaxSize(settings.integer("http.client-pool-size")));
     this.tokens = tokens;
     this.caller = caller;
     this.timeoutMs = settings.integer("http.client-timeout-ms");
