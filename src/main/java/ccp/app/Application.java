@@ -6,6 +6,7 @@ import ccp.platform.db.PgClients;
 import ccp.platform.http.Health;
 import ccp.platform.http.ManagementServer;
 import ccp.platform.http.Tokens;
+import ccp.platform.kafka.BrokerHealth;
 import ccp.platform.kafka.Topics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -72,6 +73,7 @@ public final class Application {
     health.readiness().register("postgresql", 2_000, promise -> sql.query("SELECT 1").execute()
       .onSuccess(rows -> promise.complete(Status.OK()))
       .onFailure(err -> promise.complete(Status.KO(new io.vertx.core.json.JsonObject().put("error", err.getMessage())))));
+    BrokerHealth.register(vertx, settings, health);
     RoleContext context = new RoleContext(vertx, settings, roles, sql, registry, health, Tokens.create(vertx, settings));
     return migrate(roles)
       .compose(ignored -> ensureTopics())

@@ -3,12 +3,17 @@ package ccp.platform.kafka;
 import ccp.platform.config.Settings;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.shareddata.Shareable;
 import io.vertx.kafka.client.producer.KafkaProducer;
 import io.vertx.kafka.client.producer.KafkaProducerRecord;
 import io.vertx.kafka.client.producer.RecordMetadata;
 
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The process's asynchronous Kafka producer, shared inside one Vert.x instance: every verticle takes its own reference
@@ -22,9 +27,11 @@ public final class EventPublisher {
   private static final String NAME = "ccp-eventos";
 
   private final KafkaProducer<String, String> producer;
+  private final Outcomes outcomes;
 
-  private EventPublisher(KafkaProducer<String, String> producer) {
+  private EventPublisher(KafkaProducer<String, String> producer, Outcomes outcomes) {
     this.producer = producer;
+    this.outcomes = outcomes;
   }
 
   public static EventPublisher create(Vertx vertx, Settings settings) {
@@ -37,24 +44,63 @@ public final class EventPublisher {
     config.put("max.block.ms", "5000");
     config.put("delivery.timeout.ms", "30000");
     config.put("request.timeout.ms", "10000");
-    return new EventPublisher(KafkaProducer.createShared(vertx, NAME, config, String.class, String.class));
+    return new EventPublisher(KafkaProducer.createShared(vertx, NAME, config, String.class, String.class), outcomesOf(vertx));
+  }
+
+  /**
+   * How the process's publishes have been going: {@code ok} unless the last one to complete failed (the broker lost
+   * its log directory, or no leader answered within the delivery timeout).
+   */
+  public static JsonObject outcomes(Vertx vertx) {
+    Outcomes o = outcomesOf(vertx);
+    long success = o.lastSuccess.get();
+    long failure = o.lastFailure.get();
+    JsonObject state = new JsonObject().put("ok", !o.failing);
+    if (success > 0) state.put("last_success", Instant.ofEpochMilli(success).toString());
+    if (failure > 0) state.put("last_failure", Instant.ofEpochMilli(failure).toString()).put("last_error", o.lastError.get());
+    return state;
+  }
+
+  private static Outcomes outcomesOf(Vertx vertx) {
+    return (Outcomes) vertx.sharedData().getLocalMap(NAME).computeIfAbsent("outcomes", k -> new Outcomes());
   }
 
   public Future<RecordMetadata> publish(String topic, String key, Envelope envelope) {
-    return producer.send(KafkaProducerRecord.create(topic, key, envelope.encode()));
+    return send(KafkaProducerRecord.create(topic, key, envelope.encode()));
   }
 
   /** Publishes with one header, which consumers can read without parsing the envelope. */
   public Future<RecordMetadata> publish(String topic, String key, Envelope envelope, String header, String value) {
-    return producer.send(KafkaProducerRecord.create(topic, key, envelope.encode()).addHeader(header, value));
+    return send(KafkaProducerRecord.create(topic, key, envelope.encode()).addHeader(header, value));
   }
 
   /** Publishes an envelope already encoded (an outbox row stores the exact bytes to send). */
   public Future<RecordMetadata> publishEncoded(String topic, String key, String encodedEnvelope) {
-    return producer.send(KafkaProducerRecord.create(topic, key, encodedEnvelope));
+    return send(KafkaProducerRecord.create(topic, key, encodedEnvelope));
+  }
+
+  private Future<RecordMetadata> send(KafkaProducerRecord<String, String> record) {
+    return producer.send(record).andThen(sent -> {
+      if (sent.succeeded()) {
+        outcomes.lastSuccess.set(System.currentTimeMillis());
+        outcomes.failing = false;
+      } else {
+        outcomes.lastError.set(String.valueOf(sent.cause()));
+        outcomes.lastFailure.set(System.currentTimeMillis());
+        outcomes.failing = true;
+      }
+    });
   }
 
   public Future<Void> close() {
     return producer.close(CLOSE_TIMEOUT_MS);
+  }
+
+  /** Shared by every publisher of one Vert.x instance (one process); written from any event loop, hence atomics. */
+  private static final class Outcomes implements Shareable {
+    private final AtomicLong lastSuccess = new AtomicLong();
+    private final AtomicLong lastFailure = new AtomicLong();
+    private final AtomicReference<String> lastError = new AtomicReference<>();
+    private volatile boolean failing;
   }
 }

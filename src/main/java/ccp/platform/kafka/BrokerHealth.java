@@ -1,0 +1,57 @@
+package ccp.platform.kafka;
+
+import ccp.platform.config.Settings;
+import ccp.platform.http.Health;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.healthchecks.Status;
+import io.vertx.kafka.admin.KafkaAdminClient;
+import io.vertx.kafka.admin.TopicDescription;
+import io.vertx.kafka.client.common.Node;
+import io.vertx.kafka.client.common.TopicPartitionInfo;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Readiness of the process's broker: it answers, every partition of the project's topics has a leader, and the
+ * process's last publish did not fail. A consumer that joined its group stays "joined" while the broker behind it has
+ * lost its log directory; these see it.
+ */
+public final class BrokerHealth {
+
+  private static final long CHECK_TIMEOUT_MS = 2_000;
+
+  private BrokerHealth() {}
+
+  /** Registers the check as {@code kafka}; the admin client closes with Vert.x. */
+  public static void register(Vertx vertx, Settings settings, Health health) {
+    KafkaAdminClient admin = KafkaAdminClient.create(vertx, Map.of(
+      "bootstrap.servers", settings.text("kafka.bootstrap"),
+      "request.timeout.ms", String.valueOf(CHECK_TIMEOUT_MS),
+      "default.api.timeout.ms", String.valueOf(CHECK_TIMEOUT_MS)));
+    List<String> topics = List.copyOf(Topics.partitions(settings).keySet());
+    health.readiness().register("kafka", CHECK_TIMEOUT_MS, promise -> check(admin, topics, EventPublisher.outcomes(vertx))
+      .onSuccess(promise::complete)
+      .onFailure(err -> promise.complete(Status.KO(new JsonObject().put("error", String.valueOf(err.getMessage()))))));
+  }
+
+  private static Future<Status> check(KafkaAdminClient admin, List<String> topics, JsonObject publishing) {
+    return admin.describeTopics(topics).map(described -> {
+      List<String> leaderless = new ArrayList<>();
+      for (TopicDescription topic : described.values()) {
+        for (TopicPartitionInfo partition : topic.getPartitions()) {
+          Node leader = partition.getLeader();
+          if (leader == null || leader.isEmpty() || leader.getId() < 0) leaderless.add(topic.getName() + "-" + partition.getPartition());
+        }
+      }
+      JsonObject data = new JsonObject().put("topics", described.size()).put("publishing", publishing);
+      if (!leaderless.isEmpty()) return Status.KO(data.put("partitions_without_leader", new JsonArray(leaderless)));
+      if (!publishing.getBoolean("ok")) return Status.KO(data);
+      return Status.OK(data);
+    });
+  }
+}
