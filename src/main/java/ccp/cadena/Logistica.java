@@ -19,7 +19,7 @@ import java.util.UUID;
 public final class Logistica extends ConsumerVerticle {
 
   static final String COLA = "cola.logistica";
-  /** The orders of a batch, in key order so that two batches never deadlock. */
+  /** The orders of a batch, inserted in key order so that two batches never wait on each other in a cycle. */
   private static final String REGISTRAR = """
     INSERT INTO cadena.pedidos_listos (pedido) SELECT p FROM unnest($1::uuid[]) AS p ORDER BY p
     ON CONFLICT (pedido) DO NOTHING""";

@@ -24,7 +24,7 @@ final class RepositorioCadena {
   /**
    * Steps 2–4 for a batch of orders in one statement: each chain and its three stage rows, the first EN_CURSO with its
    * deadline. A chain that exists already is left as it is and answers its stage in flight (its command may never have
-   * been sent). Keys are taken in order, so two batches never deadlock.
+   * been sent). Keys are inserted in order, so two batches of it never wait on each other in a cycle.
    */
   private static final String INICIAR = """
     WITH entrada AS (

@@ -16,9 +16,9 @@ final class Facturacion implements Efecto {
 
   /**
    * EtapaProcesada and the invoice of every order of a batch in one statement; an order decided before answers its
-   * first result. Keys are taken in order, so two batches never deadlock.
+   * first result. Keys are inserted in order, so two batches of it never wait on each other in a cycle.
    */
-  private static final String FACTURAR = """
+  static final String FACTURAR = """
     WITH entrada AS (
            SELECT t.pedido, t.lineas, t.unidades FROM jsonb_to_recordset($1::jsonb) AS t (pedido uuid, lineas jsonb, unidades integer)),
          marca AS (

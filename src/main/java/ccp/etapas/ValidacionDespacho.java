@@ -12,7 +12,7 @@ import java.util.UUID;
 final class ValidacionDespacho implements Efecto {
 
   /** EtapaProcesada and the check of every order of a batch in one statement, as Facturación issues invoices. */
-  private static final String VALIDAR = """
+  static final String VALIDAR = """
     WITH entrada AS (
            SELECT t.pedido, t.lineas, t.unidades FROM jsonb_to_recordset($1::jsonb) AS t (pedido uuid, lineas jsonb, unidades integer)),
          marca AS (

@@ -3,6 +3,8 @@ package ccp.platform.db;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.sqlclient.Row;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -20,8 +22,9 @@ import java.util.function.Function;
  * an item goes at once, alone.
  * <p>
  * A batch holds at most one item per key, so the statement can join its answer back by key; a second item of a key
- * waits for the next batch, after the first. A statement that fails fails every item of its batch (the consumer
- * retries each record).
+ * waits for the next batch, after the first. When a statement of several items fails, each of them is sent again
+ * alone, at once, so that one item the statement cannot take (or a deadlock with another process) fails only itself;
+ * an item that fails alone fails its caller, whose consumer retries the record.
  *
  * @param <K> what identifies an item in its batch (the order)
  * @param <E> an item
@@ -29,7 +32,9 @@ import java.util.function.Function;
  */
 public final class Combiner<K, E, R> {
 
-  private record Pending<E, R>(E item, Promise<R> answer) {}
+  private static final Logger LOG = LoggerFactory.getLogger(Combiner.class);
+
+  private record Pending<E, R>(E item, Promise<R> answer, boolean alone) {}
 
   private final int maxBatch;
   private final Function<E, K> key;
@@ -50,7 +55,7 @@ public final class Combiner<K, E, R> {
   /** Must be called on the owning verticle's context. */
   public Future<R> submit(E item) {
     Promise<R> answer = Promise.promise();
-    pending.add(new Pending<>(item, answer));
+    pending.add(new Pending<>(item, answer, false));
     if (!inFlight) next();
     return answer.future();
   }
@@ -71,20 +76,40 @@ public final class Combiner<K, E, R> {
       answers = Future.failedFuture(e);
     }
     answers.onComplete(done -> {
-      for (Pending<E, R> p : batch) {
-        if (done.succeeded()) p.answer().complete(done.result().get(key.apply(p.item())));
-        else p.answer().fail(done.cause());
+      try {
+        if (done.failed() && batch.size() > 1) {
+          for (int i = batch.size() - 1; i >= 0; i--) {
+            Pending<E, R> p = batch.get(i);
+            pending.addFirst(new Pending<>(p.item(), p.answer(), true));
+          }
+        } else {
+          Map<K, R> byKey = done.succeeded() && done.result() != null ? done.result() : Map.of();
+          for (Pending<E, R> p : batch) {
+            // A caller's own failure must not stop the others' answers, nor the next batch.
+            try {
+              if (done.succeeded()) p.answer().complete(byKey.get(key.apply(p.item())));
+              else p.answer().fail(done.cause());
+            } catch (RuntimeException e) {
+              LOG.warn("A caller's handler of a combined answer threw; the others are answered all the same", e);
+            }
+          }
+        }
+      } finally {
+        next();
       }
-      next();
     });
   }
 
-  /** The oldest items, one per key, up to the batch size; the others keep their place in the queue. */
+  /**
+   * The oldest items, one per key, up to the batch size; the others keep their place in the queue. An item being
+   * retried alone goes alone.
+   */
   private List<Pending<E, R>> take() {
+    if (pending.peekFirst().alone()) return List.of(pending.poll());
     List<Pending<E, R>> batch = new ArrayList<>(Math.min(maxBatch, pending.size()));
     Set<K> keys = new HashSet<>();
     List<Pending<E, R>> later = null;
-    while (batch.size() < maxBatch && !pending.isEmpty()) {
+    while (batch.size() < maxBatch && !pending.isEmpty() && !pending.peekFirst().alone()) {
       Pending<E, R> p = pending.poll();
       if (keys.add(key.apply(p.item()))) {
         batch.add(p);

@@ -89,18 +89,59 @@ class CombinerTest {
   }
 
   @Test
-  void aFailedStatementFailsItsWholeBatchAndTheNextStillGoes() {
+  void aFailedBatchSendsEachItemAgainAloneSoThatOnlyTheBadOneFails() {
+    Combiner<String, Item, Integer> combiner = combiner(100);
+    Future<Integer> first = combiner.submit(new Item("a", 1));
+    Future<Integer> b = combiner.submit(new Item("b", 2));
+    Future<Integer> bad = combiner.submit(new Item("c", 3));
+    Future<Integer> d = combiner.submit(new Item("d", 4));
+    answer(0);
+    answers.get(1).fail("deadlock detected");
+    assertTrue(!b.isComplete() && !bad.isComplete() && !d.isComplete(), "a batch's failure is not yet its items'");
+    assertEquals(List.of(new Item("b", 2)), batches.get(2));
+    answer(2);
+    assertEquals(List.of(new Item("c", 3)), batches.get(3));
+    answers.get(3).fail("value too long");
+    assertEquals(List.of(new Item("d", 4)), batches.get(4));
+    answer(4);
+    assertEquals(List.of(10, 20, 40), List.of(first.result(), b.result(), d.result()));
+    assertTrue(bad.failed());
+  }
+
+  @Test
+  void anItemFailingAloneFailsItsCallerAndTheNextStillGoes() {
     Combiner<String, Item, Integer> combiner = combiner(100);
     Future<Integer> alone = combiner.submit(new Item("a", 1));
-    Future<Integer> b = combiner.submit(new Item("b", 2));
-    Future<Integer> c = combiner.submit(new Item("c", 3));
-    answers.get(0).fail("deadlock detected");
+    Future<Integer> after = combiner.submit(new Item("b", 2));
+    answers.get(0).fail("connection closed");
     assertTrue(alone.failed());
-    answers.get(1).fail("connection closed");
-    assertTrue(b.failed() && c.failed());
-    Future<Integer> after = combiner.submit(new Item("d", 4));
+    answer(1);
+    assertEquals(20, after.result());
+  }
+
+  @Test
+  void aCallerWhoseHandlerThrowsStopsNeitherTheOthersNorTheNextBatch() {
+    Combiner<String, Item, Integer> combiner = combiner(100);
+    combiner.submit(new Item("x", 0));
+    combiner.submit(new Item("a", 1)).onSuccess(n -> {
+      throw new IllegalStateException("a caller's bug");
+    });
+    Future<Integer> b = combiner.submit(new Item("b", 2));
+    answer(0);
+    answer(1);
+    assertEquals(20, b.result());
+    Future<Integer> later = combiner.submit(new Item("c", 3));
     answer(2);
-    assertEquals(40, after.result());
+    assertEquals(30, later.result());
+  }
+
+  @Test
+  void aStatementAnsweringNoMapAnswersNullToEachItem() {
+    Combiner<String, Item, Integer> combiner = new Combiner<>(10, Item::key, batch -> Future.succeededFuture(null));
+    Future<Integer> answer = combiner.submit(new Item("a", 1));
+    assertTrue(answer.succeeded());
+    assertNull(answer.result());
+    assertTrue(combiner.submit(new Item("b", 2)).succeeded());
   }
 
   @Test
