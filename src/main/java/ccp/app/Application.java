@@ -73,10 +73,11 @@ public final class Application {
     health.readiness().register("postgresql", 2_000, promise -> sql.query("SELECT 1").execute()
       .onSuccess(rows -> promise.complete(Status.OK()))
       .onFailure(err -> promise.complete(Status.KO(new io.vertx.core.json.JsonObject().put("error", err.getMessage())))));
-    BrokerHealth.register(vertx, settings, health);
     RoleContext context = new RoleContext(vertx, settings, roles, sql, registry, health, Tokens.create(vertx, settings));
+    boolean needsBroker = !roles.stream().allMatch(Role::servesWithoutBroker);
     return migrate(roles)
       .compose(ignored -> ensureTopics())
+      .compose(ignored -> needsBroker ? vertx.deployVerticle(new BrokerHealth(settings, health)).mapEmpty() : Future.succeededFuture())
       .compose(ignored -> Future.all(roles.stream().map(r -> r.deploy(context)).toList()))
       .compose(ignored -> {
         ManagementServer management = new ManagementServer(health, registry, settings.text("http.host"), settings.integer("management.port"));

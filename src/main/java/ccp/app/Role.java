@@ -57,6 +57,15 @@ public enum Role {
     return deployer.apply(context);
   }
 
+  /**
+   * Whether the role can serve while the broker is away: the gateway never publishes, and pedidos writes its events
+   * to its outbox, which the relay sends when the broker is back. Every other role publishes on its request path or
+   * consumes, so its readiness follows the broker.
+   */
+  public boolean servesWithoutBroker() {
+    return this == GATEWAY || this == PEDIDOS;
+  }
+
   /** The role's App routes, for a gateway that runs in the same process; empty when it has none to share. */
   public Optional<AppApi> api(RoleContext context) {
     return context.roles().contains(this) && api != null ? Optional.of(api.apply(context)) : Optional.empty();

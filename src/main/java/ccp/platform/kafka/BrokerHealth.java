@@ -3,7 +3,7 @@ package ccp.platform.kafka;
 import ccp.platform.config.Settings;
 import ccp.platform.http.Health;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
+import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.healthchecks.Status;
@@ -18,25 +18,43 @@ import java.util.Map;
 
 /**
  * Readiness of the process's broker: it answers, every partition of the project's topics has a leader, and the
- * process's last publish did not fail. A consumer that joined its group stays "joined" while the broker behind it has
+ * process's publishes are not failing. A consumer that joined its group stays "joined" while the broker behind it has
  * lost its log directory; these see it.
  */
-public final class BrokerHealth {
+public final class BrokerHealth extends VerticleBase {
 
   private static final long CHECK_TIMEOUT_MS = 2_000;
+  private static final long ADMIN_TIMEOUT_MS = 1_500;
+  private static final String CHECK = "kafka";
 
-  private BrokerHealth() {}
+  private final Settings settings;
+  private final Health health;
+  private KafkaAdminClient admin;
 
-  /** Registers the check as {@code kafka}; the admin client closes with Vert.x. */
-  public static void register(Vertx vertx, Settings settings, Health health) {
-    KafkaAdminClient admin = KafkaAdminClient.create(vertx, Map.of(
+  public BrokerHealth(Settings settings, Health health) {
+    this.settings = settings;
+    this.health = health;
+  }
+
+  /** Registers the check as {@code kafka}; undeploying (or closing Vert.x) removes it and closes its admin client. */
+  @Override
+  public Future<?> start() {
+    admin = KafkaAdminClient.create(vertx, Map.of(
       "bootstrap.servers", settings.text("kafka.bootstrap"),
-      "request.timeout.ms", String.valueOf(CHECK_TIMEOUT_MS),
-      "default.api.timeout.ms", String.valueOf(CHECK_TIMEOUT_MS)));
+      "request.timeout.ms", String.valueOf(ADMIN_TIMEOUT_MS),
+      "default.api.timeout.ms", String.valueOf(ADMIN_TIMEOUT_MS)));
     List<String> topics = List.copyOf(Topics.partitions(settings).keySet());
-    health.readiness().register("kafka", CHECK_TIMEOUT_MS, promise -> check(admin, topics, EventPublisher.outcomes(vertx))
-      .onSuccess(promise::complete)
-      .onFailure(err -> promise.complete(Status.KO(new JsonObject().put("error", String.valueOf(err.getMessage()))))));
+    // The admin's own timeout is a little shorter than the check's, so that its error, not a bare timeout, answers.
+    health.readiness().register(CHECK, CHECK_TIMEOUT_MS, promise -> check(admin, topics, EventPublisher.outcomes(vertx))
+      .onSuccess(promise::tryComplete)
+      .onFailure(err -> promise.tryComplete(Status.KO(new JsonObject().put("error", String.valueOf(err.getMessage()))))));
+    return Future.succeededFuture();
+  }
+
+  @Override
+  public Future<?> stop() {
+    health.forget(CHECK);
+    return admin.close(ADMIN_TIMEOUT_MS);
   }
 
   private static Future<Status> check(KafkaAdminClient admin, List<String> topics, JsonObject publishing) {

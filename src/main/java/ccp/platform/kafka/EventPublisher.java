@@ -8,6 +8,7 @@ import io.vertx.core.shareddata.Shareable;
 import io.vertx.kafka.client.producer.KafkaProducer;
 import io.vertx.kafka.client.producer.KafkaProducerRecord;
 import io.vertx.kafka.client.producer.RecordMetadata;
+import org.apache.kafka.common.errors.RetriableException;
 
 import java.time.Instant;
 import java.util.HashMap;
@@ -25,6 +26,7 @@ public final class EventPublisher {
 
   private static final long CLOSE_TIMEOUT_MS = 5_000;
   private static final String NAME = "ccp-eventos";
+  static final long FAILING_FOR_MS = 30_000;
 
   private final KafkaProducer<String, String> producer;
   private final Outcomes outcomes;
@@ -48,14 +50,17 @@ public final class EventPublisher {
   }
 
   /**
-   * How the process's publishes have been going: {@code ok} unless the last one to complete failed (the broker lost
-   * its log directory, or no leader answered within the delivery timeout).
+   * How the process's publishes have been going: {@code ok} unless the last one to complete failed for a reason of
+   * the broker's (no leader, its storage, no answer within the delivery timeout) less than
+   * {@link #FAILING_FOR_MS} ago. A record the broker refuses for itself (too large) says nothing of the broker; a
+   * process that publishes only when it has traffic is not held unready for ever by its last failure.
    */
   public static JsonObject outcomes(Vertx vertx) {
     Outcomes o = outcomesOf(vertx);
     long success = o.lastSuccess.get();
     long failure = o.lastFailure.get();
-    JsonObject state = new JsonObject().put("ok", !o.failing);
+    boolean failing = o.failing && System.currentTimeMillis() - failure < FAILING_FOR_MS;
+    JsonObject state = new JsonObject().put("ok", !failing);
     if (success > 0) state.put("last_success", Instant.ofEpochMilli(success).toString());
     if (failure > 0) state.put("last_failure", Instant.ofEpochMilli(failure).toString()).put("last_error", o.lastError.get());
     return state;
@@ -84,7 +89,7 @@ public final class EventPublisher {
       if (sent.succeeded()) {
         outcomes.lastSuccess.set(System.currentTimeMillis());
         outcomes.failing = false;
-      } else {
+      } else if (sent.cause() instanceof RetriableException) {
         outcomes.lastError.set(String.valueOf(sent.cause()));
         outcomes.lastFailure.set(System.currentTimeMillis());
         outcomes.failing = true;
