@@ -46,7 +46,7 @@ final class OrquestadorCadena {
         ? comandos.compensar(pedido, Etapa.FACTURACION)
         : Future.succeededFuture());
       case "COMPENSADA" -> {
-        LOG.info("Order {}: invoice compensated", pedido);
+        LOG.info("Order {}: {} compensated", pedido, etapa);
         yield Future.succeededFuture();
       }
       default -> Future.failedFuture(new IllegalArgumentException("unknown resultado " + resultado));

@@ -5,6 +5,8 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -28,6 +30,7 @@ final class Actores {
     INSERT INTO gestor.sesiones (id, actor, huella) SELECT $1, id, $3 FROM gestor.actores WHERE id = $2 AND NOT bloqueado""";
   private static final String CANCELAR = "UPDATE gestor.sesiones SET terminada_en = now(), motivo_fin = 'NO_PUBLICADA' WHERE id = $1";
   private static final String PERMISOS = "SELECT id, perfil, bloqueado FROM gestor.actores WHERE id = $1";
+  private static final String PERMISOS_DE = "SELECT id, perfil, bloqueado FROM gestor.actores WHERE id = ANY ($1)";
   private static final String BLOQUEAR = "UPDATE gestor.actores SET bloqueado = true WHERE id = $1";
   private static final String TERMINAR_SESIONES = """
     UPDATE gestor.sesiones SET terminada_en = now(), motivo_fin = 'BLOQUEO'
@@ -57,6 +60,15 @@ final class Actores {
       if (rows.size() == 0) return Optional.empty();
       Row row = rows.iterator().next();
       return Optional.of(new Permisos(row.getString("id"), row.getString("perfil"), row.getBoolean("bloqueado")));
+    });
+  }
+
+  /** The permissions of those of {@code actores} that are registered. */
+  Future<List<Permisos>> permisos(List<String> actores) {
+    return sql.preparedQuery(PERMISOS_DE).execute(Tuple.of(actores.toArray(String[]::new))).map(rows -> {
+      List<Permisos> found = new ArrayList<>(rows.size());
+      for (Row row : rows) found.add(new Permisos(row.getString("id"), row.getString("perfil"), row.getBoolean("bloqueado")));
+      return found;
     });
   }
 

@@ -4,13 +4,18 @@ import ccp.app.AppApi;
 import ccp.app.RoleContext;
 import ccp.platform.http.ApiErrors;
 import ccp.platform.http.ApiRouter;
+import ccp.platform.http.JsonBody;
 import ccp.platform.http.Tokens;
 import ccp.seguridad.ListaRevocacion;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+
+import java.util.List;
+import java.util.Set;
 
 /**
  * HiloPeticion of the Gestor de sesión (A2–A3): serves the App's session route ({@link ApiSesiones}) and the internal
@@ -18,6 +23,9 @@ import io.vertx.ext.web.RoutingContext;
  * event loop: the view's "thread pool, one thread per request".
  */
 public final class HiloPeticion extends VerticleBase {
+
+  /** The most actors one permissions request may name: the largest {@code detector.lote-max}. */
+  static final int MAX_ACTORES = 256;
 
   private final RoleContext role;
   private AppApi api;
@@ -36,7 +44,7 @@ public final class HiloPeticion extends VerticleBase {
       .handler(new ListaRevocacion(role.sql()).requerirVigente(ListaRevocacion.timer(role.registry())));
     api.mount(router);
     router.route("/interno/*").handler(role.tokens().required()).handler(Tokens.requirePerfil(Tokens.SISTEMA));
-    router.get("/interno/actores/:actor/permisos").handler(this::permisos);
+    router.post("/interno/actores/permisos").handler(this::permisos);
     router.post("/interno/actores/:actor/bloqueo").handler(this::bloquear);
     return ApiRouter.listen(vertx, role.settings(), router, role.settings().integer("gestor.port"), role.httpInstances());
   }
@@ -46,18 +54,19 @@ public final class HiloPeticion extends VerticleBase {
     return api.close();
   }
 
-  /** B5: the Detector reads the writer's current permissions. */
+  /**
+   * B5: the Detector reads the current permissions of the writers of its pending writes, several in one request
+   * ({@code {"actores": [...]}}); an actor the Gestor does not know is absent from the answer.
+   */
   private void permisos(RoutingContext ctx) {
-    String actor = ctx.pathParam("actor");
-    actores.permisos(actor).onSuccess(permisos -> {
-      if (permisos.isEmpty()) {
-        ApiErrors.send(ctx, 404, "unknown_actor", "actor " + actor + " is not registered in the Gestor");
-        return;
+    List<String> ids = JsonBody.actorIds(JsonBody.object(ctx, Set.of("actores")), "actores", MAX_ACTORES);
+    actores.permisos(ids).onSuccess(found -> {
+      JsonArray permisos = new JsonArray();
+      for (Actores.Permisos p : found) {
+        permisos.add(new JsonObject().put("actor", p.actor()).put("perfil", p.perfil()).put("bloqueado", p.bloqueado())
+          .put("puede_escribir", p.puedeEscribir()));
       }
-      Actores.Permisos p = permisos.get();
-      ctx.response().putHeader("content-type", "application/json").end(new JsonObject()
-        .put("actor", p.actor()).put("perfil", p.perfil()).put("bloqueado", p.bloqueado()).put("puede_escribir", p.puedeEscribir())
-        .encode());
+      ctx.response().putHeader("content-type", "application/json").end(new JsonObject().put("permisos", permisos).encode());
     }).onFailure(ctx::fail);
   }
 

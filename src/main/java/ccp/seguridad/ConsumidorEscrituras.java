@@ -1,6 +1,7 @@
 package ccp.seguridad;
 
 import ccp.app.RoleContext;
+import ccp.platform.db.Combiner;
 import ccp.platform.http.ServiceClient;
 import ccp.platform.kafka.ConsumerVerticle;
 import ccp.platform.kafka.Envelope;
@@ -10,9 +11,14 @@ import ccp.platform.kafka.Topics;
 import ccp.seguridad.RegistroReacciones.Paso;
 import ccp.seguridad.RegistroReacciones.Reaccion;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
@@ -28,6 +34,7 @@ public final class ConsumidorEscrituras extends ConsumerVerticle {
 
   private final RoleContext role;
   private ServiceClient gestor;
+  private Combiner<String, String, Boolean> permisos;
 
   public ConsumidorEscrituras(RoleContext role) {
     super(role.settings(), role.health(), COLA, Topics.ESCRITURA_REALIZADA);
@@ -37,6 +44,7 @@ public final class ConsumidorEscrituras extends ConsumerVerticle {
   @Override
   protected void prepare() {
     gestor = new ServiceClient(vertx, role.settings(), role.tokens(), "seguridad-detector");
+    permisos = new Combiner<>(role.settings().integer("detector.lote-max"), actor -> actor, this::consultar);
   }
 
   @Override
@@ -63,13 +71,27 @@ public final class ConsumidorEscrituras extends ConsumerVerticle {
 
   /** B5. A writer the Gestor does not know had no right to write either. */
   private Future<Boolean> permitida(String actor) {
-    String path = "/interno/actores/" + ServiceClient.segment(actor) + "/permisos";
-    return gestor.get(role.settings().text("gestor.url"), path)
-      .map(permisos -> permisos.getBoolean("puede_escribir", false))
-      .recover(err -> {
-        if (!(err instanceof ServiceClient.Failure f)) return Future.failedFuture(err);
-        if (f.status() == 404) return Future.succeededFuture(false);
-        return f.isFinal() ? Future.failedFuture(new PoisonMessageException(f.getMessage())) : Future.failedFuture(err);
-      });
+    return permisos.submit(actor).map(Boolean.TRUE::equals);
+  }
+
+  /**
+   * The writers of the writes pending meanwhile, asked together ({@link Combiner}): one request to the Gestor for a
+   * batch instead of one per write. A 4xx no retry changes makes the write poison (a batch that gets one is asked
+   * again writer by writer, so only the write that causes it goes to {@code cola.fallidos}).
+   */
+  private Future<Map<String, Boolean>> consultar(List<String> actores) {
+    JsonObject pregunta = new JsonObject().put("actores", new JsonArray(new ArrayList<>(actores)));
+    return gestor.post(role.settings().text("gestor.url"), "/interno/actores/permisos", pregunta)
+      .map(respuesta -> {
+        Map<String, Boolean> puedenEscribir = new HashMap<>();
+        for (Object p : respuesta.getJsonArray("permisos")) {
+          JsonObject permiso = (JsonObject) p;
+          puedenEscribir.put(permiso.getString("actor"), permiso.getBoolean("puede_escribir", false));
+        }
+        return puedenEscribir;
+      })
+      .recover(err -> err instanceof ServiceClient.Failure f && f.isFinal()
+        ? Future.failedFuture(new PoisonMessageException(f.getMessage()))
+        : Future.failedFuture(err));
   }
 }

@@ -10,6 +10,7 @@ import ccp.support.RunningApp;
 import ccp.support.SharedInfra;
 import ccp.support.TestTokens;
 import ccp.support.Topic;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,7 +20,9 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,12 +32,14 @@ class FlujoEscrituraTest {
 
   private static RunningApp app;
   private static Api api;
+  private static TestTokens tokens;
   private static String area;
 
   @BeforeAll
   static void start() throws Exception {
     app = RunningApp.start(SharedInfra.settings(), EnumSet.allOf(Role.class));
-    api = new Api(app.gatewayUrl(), TestTokens.signedWith(app.app().vertx(), SharedInfra.JWT_SECRET));
+    tokens = TestTokens.signedWith(app.app().vertx(), SharedInfra.JWT_SECRET);
+    api = new Api(app.gatewayUrl(), tokens);
     area = Db.newActor(app.settings(), "SEGURIDAD");
   }
 
@@ -175,9 +180,35 @@ class FlujoEscrituraTest {
   @DisplayName("internal endpoints answer only SISTEMA tokens, and the gateway does not expose them")
   void internalEndpointsAreGuarded() {
     String vendedor = Db.newActor(app.settings(), "VENDEDOR");
-    assertThat(Http.get("http://127.0.0.1:" + app.settings().integer("gestor.port") + "/interno/actores/" + vendedor + "/permisos",
-      api.token(vendedor)).status()).isEqualTo(403);
-    assertThat(Http.get(app.gatewayUrl() + "/interno/actores/" + vendedor + "/permisos", api.token(vendedor)).status()).isEqualTo(404);
+    String body = new JsonObject().put("actores", new JsonArray().add(vendedor)).encode();
+    assertThat(Http.post(gestorUrl() + "/interno/actores/permisos", api.token(vendedor), body).status()).isEqualTo(403);
+    assertThat(Http.post(app.gatewayUrl() + "/interno/actores/permisos", api.token(vendedor), body).status()).isEqualTo(404);
+  }
+
+  @Test
+  @DisplayName("B5: the Gestor answers the permissions of several writers at once, leaving out those it does not know")
+  void permissionsOfSeveralWriters() {
+    String vendedor = Db.newActor(app.settings(), "VENDEDOR");
+    String consulta = Db.newActor(app.settings(), "CONSULTA");
+    String sistema = tokens.valid("seguridad-detector", "SISTEMA");
+    Http.Response answer = Http.post(gestorUrl() + "/interno/actores/permisos", sistema,
+      new JsonObject().put("actores", new JsonArray().add(vendedor).add(consulta).add("nadie-" + UUID.randomUUID())).encode());
+    assertThat(answer.status()).isEqualTo(200);
+    Map<String, Boolean> puedenEscribir = new HashMap<>();
+    for (Object p : answer.json().getJsonArray("permisos")) {
+      puedenEscribir.put(((JsonObject) p).getString("actor"), ((JsonObject) p).getBoolean("puede_escribir"));
+    }
+    assertThat(puedenEscribir).containsExactlyInAnyOrderEntriesOf(Map.of(vendedor, true, consulta, false));
+
+    for (String bad : new String[] {"{}", "{\"actores\":[]}", "{\"actores\":[\"a b\"]}", "{\"actores\":\"x\"}", "[1]"}) {
+      Http.Response refused = Http.post(gestorUrl() + "/interno/actores/permisos", sistema, bad);
+      assertThat(refused.status()).as(bad + " → " + refused.body()).isEqualTo(400);
+      assertThat(refused.json().getString("error")).as(bad).isNotBlank();
+    }
+  }
+
+  private static String gestorUrl() {
+    return "http://127.0.0.1:" + app.settings().integer("gestor.port");
   }
 
   private static void assertBad(String actor, String body, String field) {

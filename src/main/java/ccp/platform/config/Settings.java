@@ -71,6 +71,8 @@ public final class Settings {
     integer("outbox.claim-timeout-ms", 100, 600_000);
     integer("cadena.plazo-etapa-ms", 100, 3_600_000);
     integer("cadena.lote-max", 1, 10_000);
+    // A batch of 256 ids of 128 characters stays within the default http.body-limit-bytes (64 KiB).
+    integer("detector.lote-max", 1, 256);
     integer("inventario.lote-max", 1, 10_000);
     integer("vigilancia.barrido-ms", 50, 600_000);
     integer("vigilancia.sondeo-ms", 50, 600_000);

@@ -1,9 +1,12 @@
 package ccp.platform.http;
 
 import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -36,6 +39,20 @@ public final class JsonBody {
   public static String actorId(String value, String field) {
     if (value == null || !ACTOR.matcher(value).matches()) throw new BadRequest(field, "must be " + ACTOR_SHAPE);
     return value;
+  }
+
+  /** A non-empty array of at most {@code max} actor ids. */
+  public static List<String> actorIds(JsonObject json, String field, int max) {
+    Object value = json.getValue(field);
+    if (!(value instanceof JsonArray array) || array.isEmpty() || array.size() > max) {
+      throw new BadRequest(field, "must be an array of 1 to " + max + " actor ids");
+    }
+    List<String> ids = new ArrayList<>(array.size());
+    for (Object id : array) {
+      if (!(id instanceof String text) || !ACTOR.matcher(text).matches()) throw new BadRequest(field, "every id must be " + ACTOR_SHAPE);
+      ids.add(text);
+    }
+    return ids;
   }
 
   /** The device fingerprint ({@code huella}) that the App sends. */
