@@ -23,7 +23,7 @@ public final class ServidorBandeja extends VerticleBase {
     api = new ApiBandeja(role);
     Router router = ApiRouter.create(vertx, role.settings());
     router.route("/v1/*").handler(role.tokens().required())
-      .handler(new ListaRevocacion(role.sql()).requerirVigente(ListaRevocacion.timer(role.registry())));
+      .handler(new ListaRevocacion(role.sql(), role.settings().integer("revocacion.lote-max")).requerirVigente(ListaRevocacion.timer(role.registry())));
     api.mount(router);
     return ApiRouter.listen(vertx, role.settings(), router, role.settings().integer("cadena.port"), 1);
   }

@@ -15,7 +15,7 @@ public final class Gateway {
 
   public static Future<Void> deploy(RoleContext role) {
     Timer revision = ListaRevocacion.timer(role.registry());
-    ListaRevocacion lista = new ListaRevocacion(role.sql());
+    ListaRevocacion lista = new ListaRevocacion(role.sql(), role.settings().integer("revocacion.lote-max"));
     // Ready only when the list (migrated by the seguridad and gestor roles) can be read.
     role.health().readiness().register("lista-revocacion", 2_000, promise -> lista.estado("readiness-probe")
       .onSuccess(ok -> promise.complete(Status.OK()))

@@ -50,7 +50,7 @@ public final class HiloPeticion extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    lista = new ListaRevocacion(role.sql());
+    lista = new ListaRevocacion(role.sql(), role.settings().integer("revocacion.lote-max"));
     client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true)
         .setConnectTimeout(role.settings().integer("http.client-timeout-ms")),
       new PoolOptions().setHttp1MaxSize(role.settings().integer("http.client-pool-size")));

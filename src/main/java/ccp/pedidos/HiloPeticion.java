@@ -40,7 +40,7 @@ public final class HiloPeticion extends VerticleBase {
     api = new ApiPedidos(role, outbox);
     Router router = ApiRouter.create(vertx, role.settings());
     router.route("/v1/*").handler(role.tokens().required())
-      .handler(new ListaRevocacion(role.sql()).requerirVigente(ListaRevocacion.timer(role.registry())));
+      .handler(new ListaRevocacion(role.sql(), role.settings().integer("revocacion.lote-max")).requerirVigente(ListaRevocacion.timer(role.registry())));
     api.mount(router);
     router.route("/interno/*").handler(role.tokens().required()).handler(Tokens.requirePerfil(Tokens.SISTEMA));
     router.post("/interno/pedidos/:pedido/anulacion").handler(this::anular);

@@ -35,7 +35,7 @@ public final class ApiSeguridad extends VerticleBase {
     registro = new ControladorRegistro(role.sql());
     Router router = ApiRouter.create(vertx, role.settings());
     router.route("/v1/*").handler(role.tokens().required())
-      .handler(new ListaRevocacion(role.sql()).requerirVigente(ListaRevocacion.timer(role.registry())))
+      .handler(new ListaRevocacion(role.sql(), role.settings().integer("revocacion.lote-max")).requerirVigente(ListaRevocacion.timer(role.registry())))
       .handler(Tokens.requirePerfil("SEGURIDAD"));
     router.get("/v1/alertas").handler(this::listarAlertas);
     router.put("/v1/dispositivos/:vendedor").handler(this::registrarCambio);

@@ -1,5 +1,6 @@
 package ccp.seguridad;
 
+import ccp.platform.db.Combiner;
 import ccp.platform.http.Actor;
 import ccp.platform.http.ApiErrors;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -14,6 +15,8 @@ import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -21,6 +24,10 @@ import java.util.concurrent.TimeUnit;
  * that starts after the Reacción's revoke committed sees it, on every gateway instance — the invariant a local copy
  * fed by notifications could not give. The Gestor's block is read in the same statement. The gateway checks it; so
  * do the roles' own ports, which a client could reach around the gateway.
+ * <p>
+ * The requests that arrive while a lookup is in flight are looked up together by the next statement
+ * ({@link Combiner}); that statement starts after each of them arrived, so the invariant holds for every one. An
+ * instance whose {@link #requerirVigente} handler is mounted belongs to that verticle's event loop.
  */
 public final class ListaRevocacion {
 
@@ -32,10 +39,18 @@ public final class ListaRevocacion {
     SELECT EXISTS (SELECT 1 FROM seguridad.lista_revocacion WHERE actor = $1 AND vence_en > now()) AS revocado,
            EXISTS (SELECT 1 FROM gestor.actores WHERE id = $1 AND bloqueado) AS bloqueado""";
 
-  private final SqlClient sql;
+  private static final String ESTADOS = """
+    SELECT a.actor,
+           EXISTS (SELECT 1 FROM seguridad.lista_revocacion r WHERE r.actor = a.actor AND r.vence_en > now()) AS revocado,
+           EXISTS (SELECT 1 FROM gestor.actores g WHERE g.id = a.actor AND g.bloqueado) AS bloqueado
+    FROM unnest($1::text[]) AS a (actor)""";
 
-  public ListaRevocacion(SqlClient sql) {
+  private final SqlClient sql;
+  private final Combiner<String, String, Estado> consultas;
+
+  public ListaRevocacion(SqlClient sql, int loteMax) {
     this.sql = sql;
+    this.consultas = new Combiner<>(loteMax, actor -> actor, this::estados);
   }
 
   /** A route handler after the token check: 403 for a revoked or blocked actor; {@code timer} measures the lookup. */
@@ -43,7 +58,9 @@ public final class ListaRevocacion {
     return ctx -> {
       Actor actor = Actor.of(ctx);
       long began = System.nanoTime();
-      estado(actor.id()).onSuccess(estado -> {
+      consultas.submit(actor.id()).compose(estado -> estado != null
+        ? Future.succeededFuture(estado)
+        : Future.<Estado>failedFuture(new IllegalStateException("no answer for actor " + actor.id()))).onSuccess(estado -> {
         timer.record(System.nanoTime() - began, TimeUnit.NANOSECONDS);
         switch (estado) {
           case PERMITIDO -> ctx.next();
@@ -66,11 +83,18 @@ public final class ListaRevocacion {
       .register(registry);
   }
 
+  /** One actor's state, by its own statement: for callers on any context (a readiness probe). */
   public Future<Estado> estado(String actor) {
-    return sql.preparedQuery(ESTADO).execute(Tuple.of(actor)).map(rows -> {
-      Row row = rows.iterator().next();
-      if (row.getBoolean("revocado")) return Estado.REVOCADO;
-      return row.getBoolean("bloqueado") ? Estado.BLOQUEADO : Estado.PERMITIDO;
-    });
+    return sql.preparedQuery(ESTADO).execute(Tuple.of(actor)).map(rows -> estadoDe(rows.iterator().next()));
+  }
+
+  private Future<Map<String, Estado>> estados(List<String> actores) {
+    return sql.preparedQuery(ESTADOS).execute(Tuple.of(actores.toArray(String[]::new)))
+      .map(rows -> Combiner.byKey(rows, row -> row.getString("actor"), ListaRevocacion::estadoDe));
+  }
+
+  private static Estado estadoDe(Row row) {
+    if (row.getBoolean("revocado")) return Estado.REVOCADO;
+    return row.getBoolean("bloqueado") ? Estado.BLOQUEADO : Estado.PERMITIDO;
   }
 }

@@ -74,6 +74,7 @@ public final class Settings {
     // A batch of 256 ids of 128 characters stays within the default http.body-limit-bytes (64 KiB).
     integer("detector.lote-max", 1, 256);
     integer("inventario.lote-max", 1, 10_000);
+    integer("revocacion.lote-max", 1, 10_000);
     integer("vigilancia.barrido-ms", 50, 600_000);
     integer("vigilancia.sondeo-ms", 50, 600_000);
     integer("vigilancia.liderazgo-ms", 50, 60_000);
