@@ -41,6 +41,30 @@ interface Efecto {
       row -> row.getUUID("pedido"), row -> new Resultado(row.getString("resultado"), row.getString("motivo"))));
   }
 
+  /**
+   * The batch statement of a stage whose effect is one row per order ({@code pedido, lineas, unidades} in
+   * {@code schema.tabla}): EtapaProcesada and that row for each new order, in one statement; an order decided before
+   * (done, or its key taken by a compensation) answers its first result and gets no row. Keys are inserted in order,
+   * so two batches of it never wait on each other in a cycle. Its answer is read by {@link #porLote}.
+   */
+  static String registroPorLote(String schema, String etapa, String tabla) {
+    return """
+      WITH entrada AS (
+             SELECT t.pedido, t.lineas, t.unidades FROM jsonb_to_recordset($1::jsonb) AS t (pedido uuid, lineas jsonb, unidades integer)),
+           marca AS (
+             INSERT INTO %1$s.etapa_procesada (pedido, etapa, resultado)
+             SELECT pedido, '%2$s', 'COMPLETADA' FROM entrada ORDER BY pedido
+             ON CONFLICT (pedido, etapa) DO NOTHING
+             RETURNING pedido, resultado, motivo),
+           efecto AS (
+             INSERT INTO %1$s.%3$s (pedido, lineas, unidades)
+             SELECT entrada.pedido, entrada.lineas, entrada.unidades FROM entrada JOIN marca USING (pedido))
+      SELECT pedido, resultado, motivo FROM marca
+      UNION ALL
+      SELECT p.pedido, p.resultado, p.motivo FROM %1$s.etapa_procesada p JOIN entrada USING (pedido)
+      WHERE p.etapa = '%2$s'""".formatted(schema, etapa, tabla);
+  }
+
   /** A batch's answer for one order; none means the statement could not decide it yet (another process's key). */
   static Future<Resultado> respuesta(UUID pedido, Resultado resultado) {
     return resultado != null

@@ -14,25 +14,8 @@ import java.util.UUID;
  */
 final class Facturacion implements Efecto {
 
-  /**
-   * EtapaProcesada and the invoice of every order of a batch in one statement; an order decided before answers its
-   * first result. Keys are inserted in order, so two batches of it never wait on each other in a cycle.
-   */
-  static final String FACTURAR = """
-    WITH entrada AS (
-           SELECT t.pedido, t.lineas, t.unidades FROM jsonb_to_recordset($1::jsonb) AS t (pedido uuid, lineas jsonb, unidades integer)),
-         marca AS (
-           INSERT INTO facturacion.etapa_procesada (pedido, etapa, resultado)
-           SELECT pedido, 'FACTURACION', 'COMPLETADA' FROM entrada ORDER BY pedido
-           ON CONFLICT (pedido, etapa) DO NOTHING
-           RETURNING pedido, resultado, motivo),
-         factura AS (
-           INSERT INTO facturacion.facturas (pedido, lineas, unidades)
-           SELECT entrada.pedido, entrada.lineas, entrada.unidades FROM entrada JOIN marca USING (pedido))
-    SELECT pedido, resultado, motivo FROM marca
-    UNION ALL
-    SELECT p.pedido, p.resultado, p.motivo FROM facturacion.etapa_procesada p JOIN entrada USING (pedido)
-    WHERE p.etapa = 'FACTURACION'""";
+  /** EtapaProcesada and the invoice of every order of a batch in one statement. */
+  static final String FACTURAR = Efecto.registroPorLote("facturacion", "FACTURACION", "facturas");
 
   /**
    * The stage's own key is taken first ("cadena detenida"), so a command still in flight can no longer invoice; an

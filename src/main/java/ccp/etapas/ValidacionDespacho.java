@@ -11,22 +11,8 @@ import java.util.UUID;
 /** Validación de despacho: records the dispatch check of the order (one per order). */
 final class ValidacionDespacho implements Efecto {
 
-  /** EtapaProcesada and the check of every order of a batch in one statement, as Facturación issues invoices. */
-  static final String VALIDAR = """
-    WITH entrada AS (
-           SELECT t.pedido, t.lineas, t.unidades FROM jsonb_to_recordset($1::jsonb) AS t (pedido uuid, lineas jsonb, unidades integer)),
-         marca AS (
-           INSERT INTO despacho.etapa_procesada (pedido, etapa, resultado)
-           SELECT pedido, 'DESPACHO', 'COMPLETADA' FROM entrada ORDER BY pedido
-           ON CONFLICT (pedido, etapa) DO NOTHING
-           RETURNING pedido, resultado, motivo),
-         validacion AS (
-           INSERT INTO despacho.validaciones (pedido, lineas, unidades)
-           SELECT entrada.pedido, entrada.lineas, entrada.unidades FROM entrada JOIN marca USING (pedido))
-    SELECT pedido, resultado, motivo FROM marca
-    UNION ALL
-    SELECT p.pedido, p.resultado, p.motivo FROM despacho.etapa_procesada p JOIN entrada USING (pedido)
-    WHERE p.etapa = 'DESPACHO'""";
+  /** EtapaProcesada and the check of every order of a batch in one statement. */
+  static final String VALIDAR = Efecto.registroPorLote("despacho", "DESPACHO", "validaciones");
 
   /** Nothing to undo; the stage's key is taken so that a command still in flight no longer validates. */
   private static final String COMPENSAR = """
