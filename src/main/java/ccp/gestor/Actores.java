@@ -29,7 +29,6 @@ final class Actores {
   private static final String ABRIR = """
     INSERT INTO gestor.sesiones (id, actor, huella) SELECT $1, id, $3 FROM gestor.actores WHERE id = $2 AND NOT bloqueado""";
   private static final String CANCELAR = "UPDATE gestor.sesiones SET terminada_en = now(), motivo_fin = 'NO_PUBLICADA' WHERE id = $1";
-  private static final String PERMISOS = "SELECT id, perfil, bloqueado FROM gestor.actores WHERE id = $1";
   private static final String PERMISOS_DE = "SELECT id, perfil, bloqueado FROM gestor.actores WHERE id = ANY ($1)";
   private static final String BLOQUEAR = "UPDATE gestor.actores SET bloqueado = true WHERE id = $1";
   private static final String TERMINAR_SESIONES = """
@@ -56,11 +55,7 @@ final class Actores {
   }
 
   Future<Optional<Permisos>> permisos(String actor) {
-    return sql.preparedQuery(PERMISOS).execute(Tuple.of(actor)).map(rows -> {
-      if (rows.size() == 0) return Optional.empty();
-      Row row = rows.iterator().next();
-      return Optional.of(new Permisos(row.getString("id"), row.getString("perfil"), row.getBoolean("bloqueado")));
-    });
+    return permisos(List.of(actor)).map(found -> found.stream().findFirst());
   }
 
   /** The permissions of those of {@code actores} that are registered. */

@@ -35,10 +35,6 @@ public final class ListaRevocacion {
 
   private static final Logger LOG = LoggerFactory.getLogger(ListaRevocacion.class);
 
-  private static final String ESTADO = """
-    SELECT EXISTS (SELECT 1 FROM seguridad.lista_revocacion WHERE actor = $1 AND vence_en > now()) AS revocado,
-           EXISTS (SELECT 1 FROM gestor.actores WHERE id = $1 AND bloqueado) AS bloqueado""";
-
   private static final String ESTADOS = """
     SELECT a.actor,
            EXISTS (SELECT 1 FROM seguridad.lista_revocacion r WHERE r.actor = a.actor AND r.vence_en > now()) AS revocado,
@@ -85,7 +81,7 @@ public final class ListaRevocacion {
 
   /** One actor's state, by its own statement: for callers on any context (a readiness probe). */
   public Future<Estado> estado(String actor) {
-    return sql.preparedQuery(ESTADO).execute(Tuple.of(actor)).map(rows -> estadoDe(rows.iterator().next()));
+    return estados(List.of(actor)).map(estados -> estados.get(actor));
   }
 
   private Future<Map<String, Estado>> estados(List<String> actores) {

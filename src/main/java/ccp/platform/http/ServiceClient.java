@@ -7,7 +7,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpRequest;
-import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 
@@ -61,18 +60,9 @@ public final class ServiceClient {
     return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
-  public Future<JsonObject> get(String baseUrl, String path) {
-    return send(client.getAbs(baseUrl + path), null);
-  }
-
   public Future<JsonObject> post(String baseUrl, String path, JsonObject body) {
-    return send(client.postAbs(baseUrl + path), body);
-  }
-
-  private Future<JsonObject> send(HttpRequest<Buffer> request, JsonObject body) {
-    request.timeout(timeoutMs).bearerTokenAuthentication(token());
-    Future<HttpResponse<Buffer>> sent = body == null ? request.send() : request.sendJsonObject(body);
-    return sent.compose(response -> response.statusCode() / 100 == 2
+    HttpRequest<Buffer> request = client.postAbs(baseUrl + path).timeout(timeoutMs).bearerTokenAuthentication(token());
+    return request.sendJsonObject(body).compose(response -> response.statusCode() / 100 == 2
       ? Future.succeededFuture(response.bodyAsJsonObject())
       : Future.failedFuture(new Failure(response.statusCode(), request.method() + " " + request.uri() + " answered "
           + response.statusCode() + ": " + response.bodyAsString())));
