@@ -4,10 +4,14 @@ import ccp.platform.config.Settings;
 import ccp.platform.db.Migrations;
 import ccp.platform.db.PgClients;
 import ccp.platform.http.Health;
+import ccp.platform.http.HttpConfig;
 import ccp.platform.http.ManagementServer;
 import ccp.platform.http.Tokens;
 import ccp.platform.kafka.BrokerHealth;
+import ccp.platform.kafka.KafkaConfig;
 import ccp.platform.kafka.Topics;
+import ccp.platform.role.RoleContext;
+import ccp.seguridad.ListaRevocacion;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
@@ -73,12 +77,15 @@ public final class Application {
     health.readiness().register("postgresql", 2_000, promise -> sql.query("SELECT 1").execute()
       .onSuccess(rows -> promise.complete(Status.OK()))
       .onFailure(err -> promise.complete(Status.KO(new io.vertx.core.json.JsonObject().put("error", err.getMessage())))));
-    RoleContext context = new RoleContext(vertx, settings, roles, sql, registry, health, Tokens.create(vertx, settings));
+    int loteRevocacion = settings.integer("revocacion.lote-max");
+    var revision = ListaRevocacion.timer(registry);
+    RoleContext context = new RoleContext(vertx, sql, registry, health, Tokens.create(vertx, settings), HttpConfig.from(settings),
+      KafkaConfig.from(settings), () -> new ListaRevocacion(sql, loteRevocacion).requerirVigente(revision));
     boolean needsBroker = !roles.stream().allMatch(Role::servesWithoutBroker);
     return migrate(roles)
       .compose(ignored -> ensureTopics())
       .compose(ignored -> needsBroker ? vertx.deployVerticle(new BrokerHealth(settings, health)).mapEmpty() : Future.succeededFuture())
-      .compose(ignored -> Future.all(roles.stream().map(r -> r.deploy(context)).toList()))
+      .compose(ignored -> Future.all(roles.stream().map(r -> r.deploy(context, settings, roles)).toList()))
       .compose(ignored -> {
         ManagementServer management = new ManagementServer(health, registry, settings.text("http.host"), settings.integer("management.port"));
         return vertx.deployVerticle(management).map(id -> management.actualPort());

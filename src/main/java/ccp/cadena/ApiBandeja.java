@@ -1,17 +1,17 @@
 package ccp.cadena;
 
-import ccp.app.AppApi;
-import ccp.app.RoleContext;
 import ccp.platform.http.Actor;
 import ccp.platform.http.ApiErrors;
 import ccp.platform.http.JsonBody;
+import ccp.platform.http.JsonResponse;
 import ccp.platform.http.Tokens;
 import ccp.platform.kafka.EventPublisher;
+import ccp.platform.role.AppApi;
+import ccp.platform.role.RoleContext;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.sqlclient.Tuple;
 
 import java.util.Set;
 import java.util.UUID;
@@ -24,23 +24,18 @@ import java.util.regex.Pattern;
 final class ApiBandeja implements AppApi {
 
   private static final Set<String> ESTADOS = Set.of("ABIERTO", "CERRADO", "REINTENTADO");
-  private static final String REINTENTAR = """
-    UPDATE cadena.cadena_etapa e
-    SET estado = 'EN_REINTENTO', intento = e.intento + 1, plazo = now() + make_interval(secs => $3::float8 / 1000),
-        reintento_desde = now(), escalada_publicada_en = NULL, actualizada_en = now()
-    FROM cadena.cadenas c
-    WHERE e.pedido = $1 AND e.etapa = $2 AND e.estado = 'ESCALADA' AND c.pedido = e.pedido
-    RETURNING e.intento, c.lineas""";
 
-  private final RoleContext role;
+  private final int esperaMs;
   private final Bandeja bandeja;
+  private final RepositorioCadena cadenas;
   private final EventPublisher publisher;
   private final PublicadorComandos comandos;
 
-  ApiBandeja(RoleContext role) {
-    this.role = role;
+  ApiBandeja(RoleContext role, int esperaMs) {
+    this.esperaMs = esperaMs;
     this.bandeja = new Bandeja(role.sql());
-    this.publisher = EventPublisher.create(role.vertx(), role.settings());
+    this.cadenas = new RepositorioCadena(role.sql());
+    this.publisher = EventPublisher.create(role.vertx(), role.kafka());
     this.comandos = new PublicadorComandos(publisher);
   }
 
@@ -61,14 +56,14 @@ final class ApiBandeja implements AppApi {
   private void listar(RoutingContext ctx) {
     String estado = ctx.queryParams().get("estado") == null ? "ABIERTO" : ctx.queryParams().get("estado");
     if (!ESTADOS.contains(estado)) throw new JsonBody.BadRequest("estado", "must be one of " + ESTADOS);
-    bandeja.listar(estado, 200).onSuccess(items -> responder(ctx, 200, new JsonObject().put("items", items))).onFailure(ctx::fail);
+    bandeja.listar(estado, 200).onSuccess(items -> JsonResponse.ok(ctx, new JsonObject().put("items", items))).onFailure(ctx::fail);
   }
 
   private void leer(RoutingContext ctx) {
     UUID id = id(ctx);
     bandeja.leer(id).onSuccess(item -> {
       if (item.isEmpty()) ApiErrors.send(ctx, 404, "not_found", "no inbox item " + id);
-      else responder(ctx, 200, item.get());
+      else JsonResponse.ok(ctx, item.get());
     }).onFailure(ctx::fail);
   }
 
@@ -79,7 +74,7 @@ final class ApiBandeja implements AppApi {
     bandeja.cerrar(id, motivo + " (" + Actor.of(ctx).id() + ")").compose(cerrado -> bandeja.leer(id).map(item -> {
       if (item.isEmpty()) ApiErrors.send(ctx, 404, "not_found", "no inbox item " + id);
       else if (!cerrado) ApiErrors.send(ctx, 409, "not_open", "inbox item " + id + " is " + item.get().getString("estado"));
-      else responder(ctx, 200, item.get());
+      else JsonResponse.ok(ctx, item.get());
       return null;
     })).onFailure(ctx::fail);
   }
@@ -99,17 +94,16 @@ final class ApiBandeja implements AppApi {
       }
       UUID pedido = UUID.fromString(found.getString("pedido"));
       Etapa etapa = Etapa.valueOf(found.getString("etapa"));
-      Tuple params = Tuple.of(pedido, etapa.name(), role.settings().integer("reanudador.espera-ms"));
-      return role.sql().preparedQuery(REINTENTAR).execute(params).compose(rows -> {
-        if (rows.size() == 0) {
+      return cadenas.reintentarEscalada(pedido, etapa, esperaMs).compose(reintento -> {
+        if (reintento.isEmpty()) {
           ApiErrors.send(ctx, 409, "not_retryable", "the stage of inbox item " + id + " is no longer escalated");
           return Future.succeededFuture();
         }
-        var row = rows.iterator().next();
-        return comandos.ejecutar(pedido, etapa, row.getInteger("intento"), row.getJsonArray("lineas"))
+        int intento = reintento.get().intento();
+        return comandos.ejecutar(pedido, etapa, intento, reintento.get().lineas())
           .compose(sent -> bandeja.marcarReintento(id, Actor.of(ctx).id()))
           .compose(marked -> bandeja.leer(id))
-          .onSuccess(updated -> responder(ctx, 202, updated.orElseThrow().put("intento", row.getInteger("intento"))))
+          .onSuccess(updated -> JsonResponse.send(ctx, 202, updated.orElseThrow().put("intento", intento)))
           .mapEmpty();
       });
     }).onFailure(ctx::fail);
@@ -121,9 +115,5 @@ final class ApiBandeja implements AppApi {
     } catch (IllegalArgumentException e) {
       throw new JsonBody.BadRequest("id", "must be a UUID");
     }
-  }
-
-  private static void responder(RoutingContext ctx, int status, JsonObject body) {
-    ctx.response().setStatusCode(status).putHeader("content-type", "application/json").end(body.encode());
   }
 }

@@ -11,16 +11,12 @@ import java.time.OffsetDateTime;
 import java.util.Optional;
 import java.util.UUID;
 
-/** The Bandeja de pedidos escalados ({@code cadena.bandeja}): every change is one conditional statement. */
+/**
+ * The Bandeja de pedidos escalados ({@code cadena.bandeja}): every change is one conditional statement. An escalation's
+ * item is filed by RepositorioCadena, since whether it enters closed depends on its stage's state.
+ */
 final class Bandeja {
 
-  /** An escalation whose stage was confirmed meanwhile (late) enters closed, with that reason. */
-  private static final String ESCALADA = """
-    INSERT INTO cadena.bandeja (id, tipo, pedido, etapa, detalle, estado, cerrada_en, cierre)
-    SELECT $1, 'ESCALADA', $2, $3, $4, CASE WHEN completada THEN 'CERRADO' ELSE 'ABIERTO' END,
-           CASE WHEN completada THEN now() END, CASE WHEN completada THEN 'confirmación tardía' END
-    FROM (SELECT EXISTS (SELECT 1 FROM cadena.cadena_etapa WHERE pedido = $2 AND etapa = $3 AND estado = 'COMPLETADA') AS completada) s
-    ON CONFLICT (id) DO NOTHING""";
   private static final String FALLIDO = """
     INSERT INTO cadena.bandeja (id, tipo, detalle, estado) VALUES ($1, 'FALLIDO', $2, 'ABIERTO') ON CONFLICT (id) DO NOTHING""";
   private static final String CERRAR_TARDIA = """
@@ -43,10 +39,6 @@ final class Bandeja {
 
   Bandeja(SqlClient sql) {
     this.sql = sql;
-  }
-
-  Future<Void> escalada(UUID id, UUID pedido, String etapa, JsonObject detalle) {
-    return sql.preparedQuery(ESCALADA).execute(Tuple.of(id, pedido, etapa, detalle)).mapEmpty();
   }
 
   Future<Void> fallido(UUID id, JsonObject detalle) {

@@ -1,7 +1,7 @@
 package ccp.cadena;
 
-import ccp.app.AppApi;
-import ccp.app.RoleContext;
+import ccp.platform.role.AppApi;
+import ccp.platform.role.RoleContext;
 import io.vertx.core.Future;
 
 import java.util.List;
@@ -15,19 +15,19 @@ public final class Cadena {
 
   private Cadena() {}
 
-  public static AppApi api(RoleContext role) {
-    return new ApiBandeja(role);
+  public static AppApi api(RoleContext role, CadenaConfig config) {
+    return new ApiBandeja(role, config.esperaReintentoMs());
   }
 
-  public static Future<Void> deploy(RoleContext role) {
+  public static Future<Void> deploy(RoleContext role, CadenaConfig config) {
     return Future.all(List.of(
-      role.deploy(() -> new ControladorCadena(role), 1),
-      role.deploy(() -> new ConsumidorMensajes(role), 1),
-      role.deploy(() -> new Reanudador(role), 1),
+      role.deploy(() -> new ControladorCadena(role, config), 1),
+      role.deploy(() -> new ConsumidorMensajes(role, config), 1),
+      role.deploy(() -> new Reanudador(role, config), 1),
       role.deploy(() -> ConsumidorBandeja.escaladas(role), 1),
       role.deploy(() -> ConsumidorBandeja.fallidos(role), 1),
-      role.deploy(() -> new ServidorBandeja(role), 1),
-      role.deploy(() -> new Logistica(role), 1)
+      role.deploy(() -> new ServidorBandeja(role, config), 1),
+      role.deploy(() -> new Logistica(role, config.loteMax()), 1)
     )).mapEmpty();
   }
 }

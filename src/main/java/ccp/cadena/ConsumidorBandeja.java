@@ -1,10 +1,10 @@
 package ccp.cadena;
 
-import ccp.app.RoleContext;
 import ccp.platform.kafka.ConsumerVerticle;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.Topics;
+import ccp.platform.role.RoleContext;
 import io.vertx.core.Future;
 
 import java.util.UUID;
@@ -13,29 +13,31 @@ import java.util.UUID;
  * ConsumidorBandeja (R10–R11 and the red arrows): files each escalation from {@code cola.bandeja} and each dead letter
  * of {@code cola.fallidos} as an item of the Bandeja, once per event id.
  */
-public final class ConsumidorBandeja extends ConsumerVerticle {
+final class ConsumidorBandeja extends ConsumerVerticle {
 
   private final RoleContext role;
   private final String topic;
   private Bandeja bandeja;
+  private RepositorioCadena cadenas;
 
   private ConsumidorBandeja(RoleContext role, String group, String topic) {
-    super(role.settings(), role.health(), group, topic);
+    super(role.kafka(), role.health(), group, topic);
     this.role = role;
     this.topic = topic;
   }
 
-  public static ConsumidorBandeja escaladas(RoleContext role) {
+  static ConsumidorBandeja escaladas(RoleContext role) {
     return new ConsumidorBandeja(role, "cola.bandeja", Topics.CADENA_ESCALADA);
   }
 
-  public static ConsumidorBandeja fallidos(RoleContext role) {
+  static ConsumidorBandeja fallidos(RoleContext role) {
     return new ConsumidorBandeja(role, "cola.bandeja.fallidos", Topics.COLA_FALLIDOS);
   }
 
   @Override
   protected void prepare() {
     bandeja = new Bandeja(role.sql());
+    cadenas = new RepositorioCadena(role.sql());
   }
 
   @Override
@@ -45,6 +47,6 @@ public final class ConsumidorBandeja extends ConsumerVerticle {
       return bandeja.fallido(id, event.data().copy().put("type", event.type()).put("source", event.source()));
     }
     EventTypes.require(event, EventTypes.ESCALADA, Topics.CADENA_ESCALADA);
-    return bandeja.escalada(id, UUID.fromString(event.textOf("pedido")), Etapa.valueOf(event.textOf("etapa")).name(), event.data());
+    return cadenas.archivarEscalada(id, UUID.fromString(event.textOf("pedido")), Etapa.valueOf(event.textOf("etapa")), event.data());
   }
 }

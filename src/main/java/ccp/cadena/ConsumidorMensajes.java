@@ -1,6 +1,6 @@
 package ccp.cadena;
 
-import ccp.app.RoleContext;
+import ccp.platform.role.RoleContext;
 import ccp.platform.kafka.ConsumerVerticle;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
@@ -16,22 +16,24 @@ import java.util.UUID;
  * ConsumidorMensajes of the Coordinador (steps 9–11): takes the stages' confirmations from {@code cola.coordinador}
  * and hands them to the OrquestadorCadena; its offset moves once the chain's next step is recorded and sent.
  */
-public final class ConsumidorMensajes extends ConsumerVerticle {
+final class ConsumidorMensajes extends ConsumerVerticle {
 
   static final String COLA = "cola.coordinador";
 
   private final RoleContext role;
+  private final CadenaConfig config;
   private OrquestadorCadena orquestador;
 
-  public ConsumidorMensajes(RoleContext role) {
-    super(role.settings(), role.health(), COLA, Topics.ETAPA_COMPLETADA);
+  ConsumidorMensajes(RoleContext role, CadenaConfig config) {
+    super(role.kafka(), role.health(), COLA, Topics.ETAPA_COMPLETADA);
     this.role = role;
+    this.config = config;
   }
 
   @Override
   protected void prepare() {
     orquestador = new OrquestadorCadena(new RepositorioCadena(role.sql()), new PublicadorComandos(publisher()),
-      role.settings().integer("cadena.plazo-etapa-ms"), role.settings().integer("cadena.lote-max"), AsrTimers.asr4(role.registry(), role.settings().millis("asr4.budget-ms")),
+      config.plazoEtapaMs(), config.loteMax(), AsrTimers.asr4(role.registry(), config.asr4Budget()),
       new Bandeja(role.sql()), Timer.builder("chain_completion")
         .description("An order's chain, started from its committed write, to pedido.listo")
         .publishPercentileHistogram()

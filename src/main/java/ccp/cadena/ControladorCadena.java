@@ -1,6 +1,6 @@
 package ccp.cadena;
 
-import ccp.app.RoleContext;
+import ccp.platform.role.RoleContext;
 import ccp.platform.db.Combiner;
 import ccp.platform.kafka.ConsumerVerticle;
 import ccp.platform.kafka.Envelope;
@@ -20,27 +20,29 @@ import java.util.UUID;
  * acknowledged. The chains of the writes that arrive while one statement is in flight start with the next, together
  * ({@link Combiner}).
  */
-public final class ControladorCadena extends ConsumerVerticle {
+final class ControladorCadena extends ConsumerVerticle {
 
   /** The Coordinador's own queue on the writes; its confirmations queue is {@code cola.coordinador}. */
   static final String COLA = "cola.coordinador.escrituras";
 
   private final RoleContext role;
+  private final CadenaConfig config;
   private RepositorioCadena cadenas;
   private PublicadorComandos comandos;
   private Combiner<UUID, RepositorioCadena.Inicio, List<RepositorioCadena.EnCurso>> inicios;
 
-  public ControladorCadena(RoleContext role) {
-    super(role.settings(), role.health(), COLA, Topics.ESCRITURA_REALIZADA);
+  ControladorCadena(RoleContext role, CadenaConfig config) {
+    super(role.kafka(), role.health(), COLA, Topics.ESCRITURA_REALIZADA);
     this.role = role;
+    this.config = config;
   }
 
   @Override
   protected void prepare() {
     cadenas = new RepositorioCadena(role.sql());
     comandos = new PublicadorComandos(publisher());
-    long plazoMs = role.settings().integer("cadena.plazo-etapa-ms");
-    inicios = new Combiner<>(role.settings().integer("cadena.lote-max"), RepositorioCadena.Inicio::pedido,
+    long plazoMs = config.plazoEtapaMs();
+    inicios = new Combiner<>(config.loteMax(), RepositorioCadena.Inicio::pedido,
       lote -> cadenas.iniciar(lote, plazoMs));
   }
 

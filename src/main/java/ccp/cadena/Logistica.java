@@ -1,6 +1,6 @@
 package ccp.cadena;
 
-import ccp.app.RoleContext;
+import ccp.platform.role.RoleContext;
 import ccp.platform.db.Combiner;
 import ccp.platform.kafka.ConsumerVerticle;
 import ccp.platform.kafka.Envelope;
@@ -16,7 +16,7 @@ import java.util.UUID;
  * Logística (steps 13–14): takes each finished order from {@code cola.logistica} and records it once; the orders that
  * arrive while one statement is in flight are recorded by the next, together ({@link Combiner}).
  */
-public final class Logistica extends ConsumerVerticle {
+final class Logistica extends ConsumerVerticle {
 
   static final String COLA = "cola.logistica";
   /** The orders of a batch, inserted in key order so that two batches never wait on each other in a cycle. */
@@ -25,16 +25,18 @@ public final class Logistica extends ConsumerVerticle {
     ON CONFLICT (pedido) DO NOTHING""";
 
   private final RoleContext role;
+  private final int loteMax;
   private Combiner<UUID, UUID, Void> registros;
 
-  public Logistica(RoleContext role) {
-    super(role.settings(), role.health(), COLA, Topics.PEDIDO_LISTO);
+  Logistica(RoleContext role, int loteMax) {
+    super(role.kafka(), role.health(), COLA, Topics.PEDIDO_LISTO);
     this.role = role;
+    this.loteMax = loteMax;
   }
 
   @Override
   protected void prepare() {
-    registros = new Combiner<>(role.settings().integer("cadena.lote-max"), pedido -> pedido, lote ->
+    registros = new Combiner<>(loteMax, pedido -> pedido, lote ->
       role.sql().preparedQuery(REGISTRAR).execute(Tuple.of(lote.toArray(UUID[]::new))).map(rows -> Map.of()));
   }
 

@@ -3,7 +3,6 @@ package ccp.cadena;
 import ccp.platform.db.Combiner;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,9 +65,9 @@ final class OrquestadorCadena {
 
   /** ASR-4 ends when a retried stage confirms (R11); a confirmation after escalation is late but not lost. */
   private void medir(UUID pedido, Etapa etapa, RepositorioCadena.Avance avance) {
-    if ("EN_REINTENTO".equals(avance.antes()) && avance.reintentoDesde() != null) {
+    if (avance.antes() == EstadoEtapa.EN_REINTENTO && avance.reintentoDesde() != null) {
       asr4.record(Duration.between(avance.reintentoDesde().toInstant(), Instant.now()));
-    } else if ("ESCALADA".equals(avance.antes())) {
+    } else if (avance.antes() == EstadoEtapa.ESCALADA) {
       LOG.info("Order {}: {} confirmed after its escalation; the chain goes on and its inbox item closes", pedido, etapa);
       bandeja.cerrarPorConfirmacionTardia(pedido, etapa)
         .onFailure(err -> LOG.warn("Closing the inbox item of {} {} failed: {}", pedido, etapa, err.toString()));
@@ -81,13 +80,10 @@ final class OrquestadorCadena {
       if (found.isEmpty()) return Future.succeededFuture();
       RepositorioCadena.Situacion s = found.get();
       Etapa siguiente = confirmada.siguiente();
-      if (siguiente == null) return "LISTO".equals(s.cadena()) ? comandos.listo(pedido) : Future.succeededFuture();
-      int i = siguiente.ordinal();
-      String estado = s.estados().get(i);
-      boolean anteriorHecha = "COMPLETADA".equals(s.estados().get(confirmada.ordinal()));
-      if (anteriorHecha && "EN_CURSO".equals(estado)) {
-        JsonArray lineas = s.lineas();
-        return comandos.ejecutar(pedido, siguiente, s.intentos().get(i), lineas);
+      if (siguiente == null) return s.cadena() == EstadoCadena.LISTO ? comandos.listo(pedido) : Future.succeededFuture();
+      boolean anteriorHecha = s.estados().get(confirmada) == EstadoEtapa.COMPLETADA;
+      if (anteriorHecha && s.estados().get(siguiente) == EstadoEtapa.EN_CURSO) {
+        return comandos.ejecutar(pedido, siguiente, s.intentos().get(siguiente), s.lineas());
       }
       return Future.succeededFuture();
     });

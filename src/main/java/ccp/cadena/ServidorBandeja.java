@@ -1,31 +1,30 @@
 package ccp.cadena;
 
-import ccp.app.AppApi;
-import ccp.app.RoleContext;
-import ccp.platform.http.ApiRouter;
-import ccp.seguridad.ListaRevocacion;
+import ccp.platform.role.AppApi;
+import ccp.platform.role.RoleContext;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.ext.web.Router;
 
 /** The cadena role's own port ({@code cadena.port}) for the Bandeja's routes, behind the token and revocation checks. */
-public final class ServidorBandeja extends VerticleBase {
+final class ServidorBandeja extends VerticleBase {
 
   private final RoleContext role;
+  private final CadenaConfig config;
   private AppApi api;
 
-  public ServidorBandeja(RoleContext role) {
+  ServidorBandeja(RoleContext role, CadenaConfig config) {
     this.role = role;
+    this.config = config;
   }
 
   @Override
   public Future<?> start() {
-    api = new ApiBandeja(role);
-    Router router = ApiRouter.create(vertx, role.settings());
-    router.route("/v1/*").handler(role.tokens().required())
-      .handler(new ListaRevocacion(role.sql(), role.settings().integer("revocacion.lote-max")).requerirVigente(ListaRevocacion.timer(role.registry())));
+    api = new ApiBandeja(role, config.esperaReintentoMs());
+    Router router = role.router(vertx);
+    role.guardApp(router);
     api.mount(router);
-    return ApiRouter.listen(vertx, role.settings(), router, role.settings().integer("cadena.port"), 1);
+    return role.listen(vertx, router, config.port(), 1);
   }
 
   @Override

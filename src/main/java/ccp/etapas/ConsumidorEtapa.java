@@ -1,54 +1,52 @@
 package ccp.etapas;
 
-import ccp.app.RoleContext;
 import ccp.cadena.Etapa;
 import ccp.cadena.Lineas;
 import ccp.platform.kafka.ConsumerVerticle;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.Topics;
+import ccp.platform.role.RoleContext;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.kafka.client.consumer.KafkaConsumerRecord;
 import io.vertx.kafka.client.producer.KafkaHeader;
 
 import java.util.UUID;
-import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * ConsumidorEtapa of one stage (steps 7–8): takes the commands for its stage from its own queue on
  * {@code etapa.ejecutar}, applies the stage's effect once per order (a redelivered command only re-confirms) and
  * publishes {@code etapa.completada} with what it did. Its offset moves only after the confirmation is acknowledged.
  */
-public final class ConsumidorEtapa extends ConsumerVerticle {
+final class ConsumidorEtapa extends ConsumerVerticle {
 
   private final Etapa etapa;
-  private final Function<RoleContext, Efecto> fabrica;
-  private final RoleContext role;
+  private final Supplier<Efecto> fabrica;
   private Efecto efecto;
 
-  private ConsumidorEtapa(RoleContext role, Etapa etapa, Function<RoleContext, Efecto> fabrica) {
-    super(role.settings(), role.health(), etapa.cola(), Topics.ETAPA_EJECUTAR);
-    this.role = role;
+  private ConsumidorEtapa(RoleContext role, Etapa etapa, Supplier<Efecto> fabrica) {
+    super(role.kafka(), role.health(), etapa.cola(), Topics.ETAPA_EJECUTAR);
     this.etapa = etapa;
     this.fabrica = fabrica;
   }
 
-  public static ConsumidorEtapa facturacion(RoleContext role) {
-    return new ConsumidorEtapa(role, Etapa.FACTURACION, r -> new Facturacion(r.sql(), r.settings().integer("cadena.lote-max")));
+  static ConsumidorEtapa facturacion(RoleContext role, int loteMax) {
+    return new ConsumidorEtapa(role, Etapa.FACTURACION, () -> new Facturacion(role.sql(), loteMax));
   }
 
-  public static ConsumidorEtapa inventario(RoleContext role) {
-    return new ConsumidorEtapa(role, Etapa.INVENTARIO, r -> new Inventario(r.sql(), r.settings().integer("inventario.lote-max")));
+  static ConsumidorEtapa inventario(RoleContext role, int loteMax) {
+    return new ConsumidorEtapa(role, Etapa.INVENTARIO, () -> new Inventario(role.sql(), loteMax));
   }
 
-  public static ConsumidorEtapa despacho(RoleContext role) {
-    return new ConsumidorEtapa(role, Etapa.DESPACHO, r -> new ValidacionDespacho(r.sql(), r.settings().integer("cadena.lote-max")));
+  static ConsumidorEtapa despacho(RoleContext role, int loteMax) {
+    return new ConsumidorEtapa(role, Etapa.DESPACHO, () -> new ValidacionDespacho(role.sql(), loteMax));
   }
 
   @Override
   protected void prepare() {
-    efecto = fabrica.apply(role);
+    efecto = fabrica.get();
   }
 
   /** A command whose header names another stage is not parsed; one without the header is, and judged by its body. */

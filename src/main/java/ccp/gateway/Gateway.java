@@ -1,25 +1,32 @@
 package ccp.gateway;
 
-import ccp.app.RoleContext;
+import ccp.platform.role.AppApi;
+import ccp.platform.role.RoleContext;
 import ccp.seguridad.ListaRevocacion;
-import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.healthchecks.Status;
 
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /** The {@code gateway} role: API Gateway ×2 in the view, the App's only door. */
 public final class Gateway {
 
+  /**
+   * The App routes of the roles running in this process, served by the gateway on its own thread instead of forwarded
+   * over HTTP (one built per gateway verticle); an empty one is forwarded to its role's URL.
+   */
+  public record Locales(Optional<Supplier<AppApi>> sesiones, Optional<Supplier<AppApi>> pedidos, Optional<Supplier<AppApi>> bandeja) {}
+
   private Gateway() {}
 
-  public static Future<Void> deploy(RoleContext role) {
-    Timer revision = ListaRevocacion.timer(role.registry());
-    ListaRevocacion lista = new ListaRevocacion(role.sql(), role.settings().integer("revocacion.lote-max"));
+  public static Future<Void> deploy(RoleContext role, GatewayConfig config, Locales locales) {
+    ListaRevocacion lista = new ListaRevocacion(role.sql(), config.revocacionLoteMax());
     // Ready only when the list (migrated by the seguridad and gestor roles) can be read.
     role.health().readiness().register("lista-revocacion", 2_000, promise -> lista.estado("readiness-probe")
       .onSuccess(ok -> promise.complete(Status.OK()))
       .onFailure(err -> promise.complete(Status.KO(new JsonObject().put("error", err.getMessage())))));
-    return role.deploy(() -> new HiloPeticion(role, revision), role.httpInstances()).mapEmpty();
+    return role.deploy(() -> new HiloPeticion(role, config, locales), role.httpInstances()).mapEmpty();
   }
 }

@@ -1,11 +1,12 @@
 package ccp.gestor;
 
-import ccp.app.AppApi;
-import ccp.app.RoleContext;
 import ccp.platform.http.Actor;
 import ccp.platform.http.ApiErrors;
 import ccp.platform.http.JsonBody;
+import ccp.platform.http.JsonResponse;
 import ccp.platform.kafka.EventPublisher;
+import ccp.platform.role.AppApi;
+import ccp.platform.role.RoleContext;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -30,7 +31,7 @@ final class ApiSesiones implements AppApi {
   private final Actores actores;
 
   ApiSesiones(RoleContext role) {
-    this.publisher = EventPublisher.create(role.vertx(), role.settings());
+    this.publisher = EventPublisher.create(role.vertx(), role.kafka());
     this.productor = new ProductorEventos(publisher);
     this.actores = new Actores(role.sql());
   }
@@ -64,11 +65,10 @@ final class ApiSesiones implements AppApi {
         yield productor.sesionAbierta(sesion, actor.id(), huella, t0)
           .onFailure(err -> actores.cancelarSesion(sesion)
             .onFailure(e -> LOG.warn("Session {} of {} could not be closed after the broker refused it: {}", sesion, actor.id(), e.toString())))
-          .onSuccess(ok -> ctx.response()
-            .setStatusCode(201)
-            .putHeader("content-type", "application/json")
-            .putHeader("location", "/v1/sesiones/" + sesion)
-            .end(new JsonObject().put("sesion", sesion).put("vendedor", actor.id()).put("t0", t0.toString()).encode()));
+          .onSuccess(ok -> {
+            ctx.response().putHeader("location", "/v1/sesiones/" + sesion);
+            JsonResponse.send(ctx, 201, new JsonObject().put("sesion", sesion).put("vendedor", actor.id()).put("t0", t0.toString()));
+          });
       }
     }).onFailure(err -> {
       LOG.warn("Session of {} not opened: {}", actor.id(), err.toString());

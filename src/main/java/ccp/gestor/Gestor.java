@@ -1,7 +1,7 @@
 package ccp.gestor;
 
-import ccp.app.AppApi;
-import ccp.app.RoleContext;
+import ccp.platform.role.AppApi;
+import ccp.platform.role.RoleContext;
 import io.vertx.core.Future;
 
 /** The {@code gestor} role: Gestor de sesión (ASR-1, ASR-2). */
@@ -13,7 +13,7 @@ public final class Gestor {
     return new ApiSesiones(role);
   }
 
-  public static Future<Void> deploy(RoleContext role) {
-    return role.deploy(() -> new HiloPeticion(role), role.httpInstances()).mapEmpty();
+  public static Future<Void> deploy(RoleContext role, GestorConfig config) {
+    return role.deploy(() -> new HiloPeticion(role, config.port()), role.httpInstances()).mapEmpty();
   }
 }

@@ -1,12 +1,10 @@
 package ccp.gestor;
 
-import ccp.app.AppApi;
-import ccp.app.RoleContext;
 import ccp.platform.http.ApiErrors;
-import ccp.platform.http.ApiRouter;
 import ccp.platform.http.JsonBody;
-import ccp.platform.http.Tokens;
-import ccp.seguridad.ListaRevocacion;
+import ccp.platform.http.JsonResponse;
+import ccp.platform.role.AppApi;
+import ccp.platform.role.RoleContext;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonArray;
@@ -22,31 +20,32 @@ import java.util.Set;
  * calls of flow B: the writer's current permissions (B5) and blocking an actor (B10). Deployed with one instance per
  * event loop: the view's "thread pool, one thread per request".
  */
-public final class HiloPeticion extends VerticleBase {
+final class HiloPeticion extends VerticleBase {
 
   /** The most actors one permissions request may name: the largest {@code detector.lote-max}. */
   static final int MAX_ACTORES = 256;
 
   private final RoleContext role;
+  private final int port;
   private AppApi api;
   private Actores actores;
 
-  public HiloPeticion(RoleContext role) {
+  HiloPeticion(RoleContext role, int port) {
     this.role = role;
+    this.port = port;
   }
 
   @Override
   public Future<?> start() {
     api = new ApiSesiones(role);
     actores = new Actores(role.sql());
-    Router router = ApiRouter.create(vertx, role.settings());
-    router.route("/v1/*").handler(role.tokens().required())
-      .handler(new ListaRevocacion(role.sql(), role.settings().integer("revocacion.lote-max")).requerirVigente(ListaRevocacion.timer(role.registry())));
+    Router router = role.router(vertx);
+    role.guardApp(router);
     api.mount(router);
-    router.route("/interno/*").handler(role.tokens().required()).handler(Tokens.requirePerfil(Tokens.SISTEMA));
+    role.guardInterno(router);
     router.post("/interno/actores/permisos").handler(this::permisos);
     router.post("/interno/actores/:actor/bloqueo").handler(this::bloquear);
-    return ApiRouter.listen(vertx, role.settings(), router, role.settings().integer("gestor.port"), role.httpInstances());
+    return role.listen(vertx, router, port, role.httpInstances());
   }
 
   @Override
@@ -66,7 +65,7 @@ public final class HiloPeticion extends VerticleBase {
         permisos.add(new JsonObject().put("actor", p.actor()).put("perfil", p.perfil()).put("bloqueado", p.bloqueado())
           .put("puede_escribir", p.puedeEscribir()));
       }
-      ctx.response().putHeader("content-type", "application/json").end(new JsonObject().put("permisos", permisos).encode());
+      JsonResponse.ok(ctx, new JsonObject().put("permisos", permisos));
     }).onFailure(ctx::fail);
   }
 
@@ -78,8 +77,7 @@ public final class HiloPeticion extends VerticleBase {
         ApiErrors.send(ctx, 404, "unknown_actor", "actor " + actor + " is not registered in the Gestor");
         return;
       }
-      ctx.response().putHeader("content-type", "application/json").end(new JsonObject()
-        .put("actor", actor).put("bloqueado", true).put("sesiones_terminadas", ended.get()).encode());
+      JsonResponse.ok(ctx, new JsonObject().put("actor", actor).put("bloqueado", true).put("sesiones_terminadas", ended.get()));
     }).onFailure(ctx::fail);
   }
 }

@@ -1,11 +1,12 @@
 package ccp.pedidos;
 
-import ccp.app.AppApi;
-import ccp.app.RoleContext;
 import ccp.platform.http.Actor;
 import ccp.platform.http.ApiErrors;
 import ccp.platform.http.JsonBody;
+import ccp.platform.http.JsonResponse;
 import ccp.platform.outbox.Outbox;
+import ccp.platform.role.AppApi;
+import ccp.platform.role.RoleContext;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -104,9 +105,9 @@ final class ApiPedidos implements AppApi {
     }
   }
 
+  /** An order as JSON; a created one (or a retry answering its creation) also says where to read it. */
   static void responder(RoutingContext ctx, int status, JsonObject body) {
-    ctx.response().setStatusCode(status).putHeader("content-type", "application/json");
     if (status == 201) ctx.response().putHeader("location", "/v1/pedidos/" + body.getString("pedido"));
-    ctx.response().end(body.encode());
+    JsonResponse.send(ctx, status, body);
   }
 }

@@ -1,13 +1,10 @@
 package ccp.pedidos;
 
-import ccp.app.AppApi;
-import ccp.app.RoleContext;
 import ccp.platform.http.ApiErrors;
-import ccp.platform.http.ApiRouter;
 import ccp.platform.http.JsonBody;
-import ccp.platform.http.Tokens;
-import ccp.seguridad.ListaRevocacion;
 import ccp.platform.outbox.Outbox;
+import ccp.platform.role.AppApi;
+import ccp.platform.role.RoleContext;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonObject;
@@ -22,15 +19,17 @@ import java.util.regex.Pattern;
  * HiloPeticion of Pedidos (B1): serves the App's order routes ({@link ApiPedidos}) and the Reacción's compensation
  * (B11). One instance per event loop: the view's "thread pool 1..P, one order per thread".
  */
-public final class HiloPeticion extends VerticleBase {
+final class HiloPeticion extends VerticleBase {
 
   private final RoleContext role;
+  private final int port;
   private final Outbox outbox;
   private RepositorioPedidos pedidos;
   private AppApi api;
 
-  public HiloPeticion(RoleContext role, Outbox outbox) {
+  HiloPeticion(RoleContext role, int port, Outbox outbox) {
     this.role = role;
+    this.port = port;
     this.outbox = outbox;
   }
 
@@ -38,13 +37,12 @@ public final class HiloPeticion extends VerticleBase {
   public Future<?> start() {
     pedidos = new RepositorioPedidos(role.sql());
     api = new ApiPedidos(role, outbox);
-    Router router = ApiRouter.create(vertx, role.settings());
-    router.route("/v1/*").handler(role.tokens().required())
-      .handler(new ListaRevocacion(role.sql(), role.settings().integer("revocacion.lote-max")).requerirVigente(ListaRevocacion.timer(role.registry())));
+    Router router = role.router(vertx);
+    role.guardApp(router);
     api.mount(router);
-    router.route("/interno/*").handler(role.tokens().required()).handler(Tokens.requirePerfil(Tokens.SISTEMA));
+    role.guardInterno(router);
     router.post("/interno/pedidos/:pedido/anulacion").handler(this::anular);
-    return ApiRouter.listen(vertx, role.settings(), router, role.settings().integer("pedidos.port"), role.httpInstances());
+    return role.listen(vertx, router, port, role.httpInstances());
   }
 
   /**

@@ -1,9 +1,9 @@
 package ccp.pedidos;
 
-import ccp.app.AppApi;
-import ccp.app.RoleContext;
 import ccp.platform.outbox.Outbox;
 import ccp.platform.outbox.RelevoOutbox;
+import ccp.platform.role.AppApi;
+import ccp.platform.role.RoleContext;
 import io.vertx.core.Future;
 
 /** The {@code pedidos} role (cadena-pedido, entrada): HiloPeticion and its RelevoOutbox. */
@@ -17,10 +17,10 @@ public final class Pedidos {
     return new ApiPedidos(role, OUTBOX);
   }
 
-  public static Future<Void> deploy(RoleContext role) {
+  public static Future<Void> deploy(RoleContext role, PedidosConfig config) {
     return Future.all(
-      role.deploy(() -> new HiloPeticion(role, OUTBOX), role.httpInstances()),
-      role.deploy(() -> new RelevoOutbox(OUTBOX, role.settings(), role.sql(), role.registry()), 1)
+      role.deploy(() -> new HiloPeticion(role, config.port(), OUTBOX), role.httpInstances()),
+      role.deploy(() -> new RelevoOutbox(OUTBOX, config.outbox(), role.kafka(), role.sql(), role.registry()), 1)
     ).mapEmpty();
   }
 }

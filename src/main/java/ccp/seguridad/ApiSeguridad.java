@@ -1,8 +1,8 @@
 package ccp.seguridad;
 
-import ccp.app.RoleContext;
-import ccp.platform.http.ApiRouter;
+import ccp.platform.role.RoleContext;
 import ccp.platform.http.JsonBody;
+import ccp.platform.http.JsonResponse;
 import ccp.platform.http.Tokens;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -17,37 +17,36 @@ import java.util.Set;
  * registration of a vendedor's legitimate device change ({@code PUT /v1/dispositivos/{vendedor}}) through
  * ControladorRegistro. A vendedor cannot register a device for itself: a stolen token would then silence ASR-1.
  */
-public final class ApiSeguridad extends VerticleBase {
+final class ApiSeguridad extends VerticleBase {
 
   private static final int MAX_LIMIT = 500;
 
   private final RoleContext role;
+  private final int port;
   private Avisos avisos;
   private ControladorRegistro registro;
 
-  public ApiSeguridad(RoleContext role) {
+  ApiSeguridad(RoleContext role, int port) {
     this.role = role;
+    this.port = port;
   }
 
   @Override
   public Future<?> start() {
     avisos = new Avisos(role.sql());
     registro = new ControladorRegistro(role.sql());
-    Router router = ApiRouter.create(vertx, role.settings());
-    router.route("/v1/*").handler(role.tokens().required())
-      .handler(new ListaRevocacion(role.sql(), role.settings().integer("revocacion.lote-max")).requerirVigente(ListaRevocacion.timer(role.registry())))
-      .handler(Tokens.requirePerfil("SEGURIDAD"));
+    Router router = role.router(vertx);
+    role.guardApp(router).handler(Tokens.requirePerfil("SEGURIDAD"));
     router.get("/v1/alertas").handler(this::listarAlertas);
     router.put("/v1/dispositivos/:vendedor").handler(this::registrarCambio);
-    return ApiRouter.listen(vertx, role.settings(), router, role.settings().integer("seguridad.port"), 1);
+    return role.listen(vertx, router, port, 1);
   }
 
   private void listarAlertas(RoutingContext ctx) {
     String actor = ctx.queryParams().get("actor") == null ? null : JsonBody.actorId(ctx.queryParams().get("actor"), "actor");
     int limit = limit(ctx.queryParams().get("limit"));
     avisos.listar(actor, limit)
-      .onSuccess(list -> ctx.response().putHeader("content-type", "application/json")
-        .end(new JsonObject().put("alertas", list).encode()))
+      .onSuccess(list -> JsonResponse.ok(ctx, new JsonObject().put("alertas", list)))
       .onFailure(ctx::fail);
   }
 
@@ -56,9 +55,9 @@ public final class ApiSeguridad extends VerticleBase {
     JsonObject body = JsonBody.object(ctx, Set.of("huella"));
     String huella = JsonBody.huella(body);
     registro.registrarCambio(vendedor, huella)
-      .onSuccess(r -> ctx.response().putHeader("content-type", "application/json").end(new JsonObject()
+      .onSuccess(r -> JsonResponse.ok(ctx, new JsonObject()
         .put("vendedor", r.vendedor()).put("huella", r.huella()).put("origen", r.origen())
-        .put("registrado_en", r.registradoEn().toInstant().toString()).encode()))
+        .put("registrado_en", r.registradoEn().toInstant().toString())))
       .onFailure(ctx::fail);
   }
 

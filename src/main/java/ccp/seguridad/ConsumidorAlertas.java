@@ -1,6 +1,6 @@
 package ccp.seguridad;
 
-import ccp.app.RoleContext;
+import ccp.platform.role.RoleContext;
 import ccp.platform.kafka.ConsumerVerticle;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
@@ -19,30 +19,30 @@ import java.util.UUID;
  * notifies the security area exactly once per {@code id_alerta} — stored for the listing and, with a webhook
  * configured, POSTed to it. ASR-1 and ASR-2 end here: {@code asr1} records t0 → notified, {@code asr2} t_det → notified.
  */
-public final class ConsumidorAlertas extends ConsumerVerticle {
+final class ConsumidorAlertas extends ConsumerVerticle {
 
   static final String COLA = "cola.notificador";
 
   private final RoleContext role;
+  private final SeguridadConfig config;
   private Avisos avisos;
   private EntregaWebhook webhook;
   private Timer asr1;
   private Timer asr2;
   private boolean stopped;
 
-  public ConsumidorAlertas(RoleContext role) {
-    super(role.settings(), role.health(), COLA, Topics.ALERTA_SEGURIDAD);
+  ConsumidorAlertas(RoleContext role, SeguridadConfig config) {
+    super(role.kafka(), role.health(), COLA, Topics.ALERTA_SEGURIDAD);
     this.role = role;
+    this.config = config;
   }
 
   @Override
   protected void prepare() {
     avisos = new Avisos(role.sql());
-    asr1 = AsrTimers.asr1(role.registry(), role.settings().millis("asr1.budget-ms"));
-    asr2 = AsrTimers.asr2(role.registry(), role.settings().millis("asr2.budget-ms"));
-    if (!role.settings().text("notificador.webhook-url").isEmpty()) {
-      webhook = new EntregaWebhook(vertx, role.settings());
-    }
+    asr1 = AsrTimers.asr1(role.registry(), config.asr1Budget());
+    asr2 = AsrTimers.asr2(role.registry(), config.asr2Budget());
+    webhook = config.webhook().map(destino -> new EntregaWebhook(vertx, destino)).orElse(null);
   }
 
   @Override

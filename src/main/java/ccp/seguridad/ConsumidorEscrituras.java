@@ -1,6 +1,6 @@
 package ccp.seguridad;
 
-import ccp.app.RoleContext;
+import ccp.platform.role.RoleContext;
 import ccp.platform.db.Combiner;
 import ccp.platform.http.ServiceClient;
 import ccp.platform.kafka.ConsumerVerticle;
@@ -27,24 +27,28 @@ import java.util.UUID;
  * {@code cola.detector}, asks the Gestor for the writer's current permissions (B5) and, if the write did not fit them,
  * asks the Reacción (B6, t_det). Its offset moves only once the reaction is durably open.
  */
-public final class ConsumidorEscrituras extends ConsumerVerticle {
+final class ConsumidorEscrituras extends ConsumerVerticle {
 
   static final String COLA = "cola.detector";
   private static final Set<String> SERVICIOS = Set.of("pedidos");
 
   private final RoleContext role;
+  private final String gestorUrl;
+  private final int loteMax;
   private ServiceClient gestor;
   private Combiner<String, String, Boolean> permisos;
 
-  public ConsumidorEscrituras(RoleContext role) {
-    super(role.settings(), role.health(), COLA, Topics.ESCRITURA_REALIZADA);
+  ConsumidorEscrituras(RoleContext role, String gestorUrl, int loteMax) {
+    super(role.kafka(), role.health(), COLA, Topics.ESCRITURA_REALIZADA);
     this.role = role;
+    this.gestorUrl = gestorUrl;
+    this.loteMax = loteMax;
   }
 
   @Override
   protected void prepare() {
-    gestor = new ServiceClient(vertx, role.settings(), role.tokens(), "seguridad-detector");
-    permisos = new Combiner<>(role.settings().integer("detector.lote-max"), actor -> actor, this::consultar);
+    gestor = new ServiceClient(vertx, role.http(), role.tokens(), "seguridad-detector");
+    permisos = new Combiner<>(loteMax, actor -> actor, this::consultar);
   }
 
   @Override
@@ -81,7 +85,7 @@ public final class ConsumidorEscrituras extends ConsumerVerticle {
    */
   private Future<Map<String, Boolean>> consultar(List<String> actores) {
     JsonObject pregunta = new JsonObject().put("actores", new JsonArray(new ArrayList<>(actores)));
-    return gestor.post(role.settings().text("gestor.url"), "/interno/actores/permisos", pregunta)
+    return gestor.post(gestorUrl, "/interno/actores/permisos", pregunta)
       .map(respuesta -> {
         Map<String, Boolean> puedenEscribir = new HashMap<>();
         for (Object p : respuesta.getJsonArray("permisos")) {

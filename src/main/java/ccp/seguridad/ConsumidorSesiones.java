@@ -1,6 +1,6 @@
 package ccp.seguridad;
 
-import ccp.app.RoleContext;
+import ccp.platform.role.RoleContext;
 import ccp.platform.kafka.ConsumerVerticle;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
@@ -15,7 +15,7 @@ import java.util.UUID;
  * {@code cola.verificador}, reads the current fingerprint (registering a first one), compares it with
  * ComparadorHuella and, on a mismatch, has PublicadorAlertas raise the alert.
  */
-public final class ConsumidorSesiones extends ConsumerVerticle {
+final class ConsumidorSesiones extends ConsumerVerticle {
 
   static final String COLA = "cola.verificador";
 
@@ -24,8 +24,8 @@ public final class ConsumidorSesiones extends ConsumerVerticle {
   private ControladorRegistro registro;
   private PublicadorAlertas alertas;
 
-  public ConsumidorSesiones(RoleContext role) {
-    super(role.settings(), role.health(), COLA, Topics.SESION_ABIERTA);
+  ConsumidorSesiones(RoleContext role) {
+    super(role.kafka(), role.health(), COLA, Topics.SESION_ABIERTA);
     this.role = role;
   }
 

@@ -1,6 +1,6 @@
 package ccp.seguridad;
 
-import ccp.platform.config.Settings;
+import ccp.platform.async.Backoff;
 import ccp.platform.kafka.PoisonMessageException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -28,16 +28,14 @@ final class EntregaWebhook {
   private final WebClient client;
   private final String url;
   private final long timeoutMs;
-  private final long initialMs;
-  private final long maxMs;
+  private final Backoff reintento;
 
-  EntregaWebhook(Vertx vertx, Settings settings) {
+  EntregaWebhook(Vertx vertx, SeguridadConfig.Webhook webhook) {
     this.vertx = vertx;
     this.client = WebClient.create(vertx);
-    this.url = settings.text("notificador.webhook-url");
-    this.timeoutMs = settings.integer("notificador.webhook-timeout-ms");
-    this.initialMs = settings.integer("notificador.retry-initial-ms");
-    this.maxMs = settings.integer("notificador.retry-max-ms");
+    this.url = webhook.url();
+    this.timeoutMs = webhook.timeoutMs();
+    this.reintento = webhook.reintento();
   }
 
   /**
@@ -45,19 +43,19 @@ final class EntregaWebhook {
    * for good, or with the last error once {@code stopped} says to give up (the record is then redelivered).
    */
   Future<Void> entregar(UUID idAlerta, JsonObject alerta, Function<String, Future<Void>> onFailure, BooleanSupplier stopped) {
-    return intentar(idAlerta, alerta, onFailure, stopped, 0);
+    return intentar(idAlerta, alerta, onFailure, stopped, 1);
   }
 
-  private Future<Void> intentar(UUID idAlerta, JsonObject alerta, Function<String, Future<Void>> onFailure, BooleanSupplier stopped, int failures) {
+  private Future<Void> intentar(UUID idAlerta, JsonObject alerta, Function<String, Future<Void>> onFailure, BooleanSupplier stopped, int attempt) {
     return post(idAlerta, alerta).recover(err -> {
       if (err instanceof PoisonMessageException) return onFailure.apply(err.getMessage()).compose(x -> Future.failedFuture(err));
       if (stopped.getAsBoolean()) return Future.failedFuture(err);
-      long delay = Math.min(maxMs, initialMs << Math.min(failures, 20));
+      long delay = reintento.delayMs(attempt);
       LOG.warn("Webhook delivery of alert {} failed ({}); retrying in {} ms", idAlerta, err.getMessage(), delay);
       return onFailure.apply(err.getMessage())
         .recover(ignored -> Future.succeededFuture())
         .compose(x -> vertx.timer(delay))
-        .compose(x -> intentar(idAlerta, alerta, onFailure, stopped, failures + 1));
+        .compose(x -> intentar(idAlerta, alerta, onFailure, stopped, attempt + 1));
     });
   }
 

@@ -1,8 +1,10 @@
 package ccp.seguridad;
 
-import ccp.app.RoleContext;
+import ccp.platform.async.Backoff;
+import ccp.platform.async.PeriodicTask;
 import ccp.platform.http.ServiceClient;
 import ccp.platform.kafka.EventPublisher;
+import ccp.platform.role.RoleContext;
 import ccp.seguridad.RegistroReacciones.Paso;
 import ccp.seguridad.RegistroReacciones.Reaccion;
 import io.vertx.core.Future;
@@ -24,41 +26,44 @@ import java.util.function.Supplier;
  * record is a conditional update, so a reaction resumed after a crash (by this process or the standby) repeats no
  * effect. The reactions in progress are this verticle's own state.
  */
-public final class OrquestadorReaccion extends VerticleBase {
+final class OrquestadorReaccion extends VerticleBase {
 
   /** Local event-bus address on which the Detector asks for a reaction (B6). */
   static final String DIRECCION = "ccp.seguridad.reaccion";
 
   private static final Logger LOG = LoggerFactory.getLogger(OrquestadorReaccion.class);
+  private static final Backoff REINTENTO = new Backoff(50, 2_000);
 
   private final RoleContext role;
+  private final SeguridadConfig config;
   private final Set<UUID> enCurso = new HashSet<>();
   private RegistroReacciones registro;
   private ServiceClient servicios;
   private EventPublisher publisher;
   private PublicadorAlertas alertas;
-  private long barrido;
+  private PeriodicTask barrido;
   private boolean detenido;
 
-  public OrquestadorReaccion(RoleContext role) {
+  OrquestadorReaccion(RoleContext role, SeguridadConfig config) {
     this.role = role;
+    this.config = config;
   }
 
   @Override
   public Future<?> start() {
     registro = new RegistroReacciones(role.sql());
-    servicios = new ServiceClient(vertx, role.settings(), role.tokens(), "seguridad-reaccion");
-    publisher = EventPublisher.create(vertx, role.settings());
+    servicios = new ServiceClient(vertx, role.http(), role.tokens(), "seguridad-reaccion");
+    publisher = EventPublisher.create(vertx, role.kafka());
     alertas = new PublicadorAlertas(publisher);
-    long quiet = role.settings().integer("reaccion.reanudar-tras-ms");
-    barrido = vertx.setPeriodic(Math.max(100, quiet / 2), id -> reanudarEstancadas(quiet));
+    barrido = PeriodicTask.every(vertx, Math.max(100, config.reanudarTrasMs() / 2), "Looking for stalled reactions",
+      this::reanudarEstancadas);
     return vertx.eventBus().<JsonObject>localConsumer(DIRECCION, this::solicitud).completion();
   }
 
   @Override
   public Future<?> stop() {
     detenido = true;
-    vertx.cancelTimer(barrido);
+    barrido.cancel();
     servicios.close();
     return publisher.close();
   }
@@ -72,13 +77,13 @@ public final class OrquestadorReaccion extends VerticleBase {
     }).onFailure(err -> message.fail(503, err.getMessage()));
   }
 
-  private void reanudarEstancadas(long quietMs) {
-    registro.estancadas(quietMs).onSuccess(list -> list.forEach(r -> {
+  private Future<?> reanudarEstancadas() {
+    return registro.estancadas(config.reanudarTrasMs()).onSuccess(list -> list.forEach(r -> {
       if (!enCurso.contains(r.idEscritura())) {
         LOG.info("Resuming reaction to write {} of {} after {}", r.idEscritura(), r.actor(), r.paso());
         ejecutar(r);
       }
-    })).onFailure(err -> LOG.warn("Looking for stalled reactions failed: {}", err.toString()));
+    }));
   }
 
   private void ejecutar(Reaccion reaccion) {
@@ -91,10 +96,10 @@ public final class OrquestadorReaccion extends VerticleBase {
 
   private Future<Void> siguiente(Reaccion r) {
     return switch (r.paso()) {
-      case ABIERTA -> paso(r, Paso.REVOCADA, () -> registro.revocar(r, role.settings().integer("reaccion.revocacion-horas")));
-      case REVOCADA -> paso(r, Paso.BLOQUEADA, () -> llamar(role.settings().text("gestor.url"),
+      case ABIERTA -> paso(r, Paso.REVOCADA, () -> registro.revocar(r, config.revocacionHoras()));
+      case REVOCADA -> paso(r, Paso.BLOQUEADA, () -> llamar(config.gestorUrl(),
         "/interno/actores/" + ServiceClient.segment(r.actor()) + "/bloqueo", new JsonObject()));
-      case BLOQUEADA -> paso(r, Paso.COMPENSADA, () -> llamar(role.settings().text("pedidos.url"),
+      case BLOQUEADA -> paso(r, Paso.COMPENSADA, () -> llamar(config.pedidosUrl(),
         "/interno/pedidos/" + ServiceClient.segment(r.pedido()) + "/anulacion",
         new JsonObject().put("motivo", "escritura indebida (reacción " + r.idEscritura() + ")")));
       case COMPENSADA -> paso(r, Paso.NOTIFICADA, () -> alertas.accesoIndebido(r));
@@ -104,17 +109,17 @@ public final class OrquestadorReaccion extends VerticleBase {
 
   /** Runs the step's effect until it succeeds, records it, and goes on — unless another runner recorded it first. */
   private Future<Void> paso(Reaccion r, Paso hecho, Supplier<Future<Void>> efecto) {
-    return reintentando(efecto, r, hecho, 0)
+    return reintentando(efecto, r, hecho, 1)
       .compose(x -> registro.avanzar(r, hecho))
       .compose(avanzo -> avanzo ? siguiente(r.en(hecho)) : Future.succeededFuture());
   }
 
-  private Future<Void> reintentando(Supplier<Future<Void>> efecto, Reaccion r, Paso hecho, int fallos) {
+  private Future<Void> reintentando(Supplier<Future<Void>> efecto, Reaccion r, Paso hecho, int intento) {
     return efecto.get().recover(err -> {
       if (detenido) return Future.failedFuture(err);
-      long espera = Math.min(2_000, 50L << Math.min(fallos, 6));
+      long espera = REINTENTO.delayMs(intento);
       LOG.warn("Reaction {}: step to {} failed ({}); retrying in {} ms", r.idEscritura(), hecho, err.getMessage(), espera);
-      return vertx.timer(espera).compose(x -> reintentando(efecto, r, hecho, fallos + 1));
+      return vertx.timer(espera).compose(x -> reintentando(efecto, r, hecho, intento + 1));
     });
   }
 

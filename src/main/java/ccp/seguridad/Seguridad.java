@@ -1,6 +1,6 @@
 package ccp.seguridad;
 
-import ccp.app.RoleContext;
+import ccp.platform.role.RoleContext;
 import io.vertx.core.Future;
 
 /**
@@ -12,13 +12,13 @@ public final class Seguridad {
 
   private Seguridad() {}
 
-  public static Future<Void> deploy(RoleContext role) {
+  public static Future<Void> deploy(RoleContext role, SeguridadConfig config) {
     // The Reacción listens before the Detector can ask it.
-    return role.deploy(() -> new OrquestadorReaccion(role), 1).compose(reaccion -> Future.all(
+    return role.deploy(() -> new OrquestadorReaccion(role, config), 1).compose(reaccion -> Future.all(
       role.deploy(() -> new ConsumidorSesiones(role), 1),
-      role.deploy(() -> new ConsumidorEscrituras(role), 1),
-      role.deploy(() -> new ConsumidorAlertas(role), 1),
-      role.deploy(() -> new ApiSeguridad(role), 1)
+      role.deploy(() -> new ConsumidorEscrituras(role, config.gestorUrl(), config.detectorLoteMax()), 1),
+      role.deploy(() -> new ConsumidorAlertas(role, config), 1),
+      role.deploy(() -> new ApiSeguridad(role, config.port()), 1)
     )).mapEmpty();
   }
 }

@@ -1,7 +1,7 @@
 package ccp.vigilancia;
 
-import ccp.app.RoleContext;
-import ccp.platform.db.PgClients;
+import ccp.platform.async.PeriodicTask;
+import ccp.platform.role.RoleContext;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonObject;
@@ -16,53 +16,51 @@ import org.slf4j.LoggerFactory;
  * connection, so when the leader's process dies the standby's next try (every {@code vigilancia.liderazgo-ms}) wins.
  * The leadership state is this verticle's own.
  */
-public final class MonitorCadena extends VerticleBase {
+final class MonitorCadena extends VerticleBase {
 
   /** The advisory lock's key: any constant shared by every monitor of the system. */
   static final long LOCK_KEY = 0x43435076_69676C6CL;
   private static final Logger LOG = LoggerFactory.getLogger(MonitorCadena.class);
 
   private final RoleContext role;
+  private final VigilanciaConfig config;
   private PgConnection connection;
   private String barrido;
   private String sondeo;
-  private long timer;
-  private boolean trying;
+  private PeriodicTask liderazgo;
   private boolean stopped;
 
-  public MonitorCadena(RoleContext role) {
+  MonitorCadena(RoleContext role, VigilanciaConfig config) {
     this.role = role;
+    this.config = config;
   }
 
   @Override
   public Future<?> start() {
     role.health().readyWhen("vigilancia", context, () -> new JsonObject().put("ready", true).put("lider", barrido != null));
-    timer = vertx.setPeriodic(role.settings().integer("vigilancia.liderazgo-ms"), id -> intentar());
-    intentar();
+    liderazgo = PeriodicTask.every(vertx, config.liderazgoMs(), "Leadership check", this::intentar);
+    liderazgo.runNow();
     return Future.succeededFuture();
   }
 
   @Override
   public Future<?> stop() {
     stopped = true;
-    vertx.cancelTimer(timer);
+    liderazgo.cancel();
     role.health().forget("vigilancia");
     return connection == null ? Future.succeededFuture() : connection.close();
   }
 
-  private void intentar() {
-    if (trying || barrido != null || stopped) return;
-    trying = true;
-    conectar()
+  private Future<Void> intentar() {
+    if (barrido != null || stopped) return Future.succeededFuture();
+    return conectar()
       .compose(conn -> conn.preparedQuery("SELECT pg_try_advisory_lock($1) AS lider").execute(Tuple.of(LOCK_KEY)))
-      .compose(rows -> rows.iterator().next().getBoolean("lider") ? asumir() : Future.succeededFuture())
-      .onFailure(err -> LOG.warn("Leadership check failed: {}", err.toString()))
-      .onComplete(x -> trying = false);
+      .compose(rows -> rows.iterator().next().getBoolean("lider") ? asumir() : Future.succeededFuture());
   }
 
   private Future<PgConnection> conectar() {
     if (connection != null) return Future.succeededFuture(connection);
-    return PgConnection.connect(vertx, PgClients.connectOptions(role.settings())).onSuccess(conn -> {
+    return PgConnection.connect(vertx, config.db()).onSuccess(conn -> {
       connection = conn;
       conn.closeHandler(closed -> perder());
     });
@@ -70,8 +68,8 @@ public final class MonitorCadena extends VerticleBase {
 
   private Future<Void> asumir() {
     LOG.info("This process leads the chain monitor");
-    return vertx.deployVerticle(new BarridoPlazos(role)).onSuccess(id -> barrido = id)
-      .compose(x -> vertx.deployVerticle(new SondeoSalud(role))).onSuccess(id -> sondeo = id).mapEmpty();
+    return vertx.deployVerticle(new BarridoPlazos(role, config)).onSuccess(id -> barrido = id)
+      .compose(x -> vertx.deployVerticle(new SondeoSalud(role, config))).onSuccess(id -> sondeo = id).mapEmpty();
   }
 
   /** The connection (and with it the lock) is gone: stop sweeping until the lock is won again. */

@@ -1,5 +1,6 @@
 package ccp.vigilancia;
 
+import ccp.cadena.RepositorioCadena.Senal;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventPublisher;
 import ccp.platform.kafka.EventTypes;
@@ -8,7 +9,6 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
 import java.time.Instant;
-import java.util.UUID;
 
 /** PublicadorReintentos (R4–R5): a stopped stage's retry signal on {@code cola.reintentos}, key vendedor, with t_senal. */
 final class PublicadorReintentos {
@@ -19,11 +19,12 @@ final class PublicadorReintentos {
     this.publisher = publisher;
   }
 
-  Future<Void> reintentar(UUID pedido, String etapa, int intento, String vendedor, String motivo) {
+  Future<Void> reintentar(Senal senal) {
     Instant tSenal = Instant.now();
-    JsonObject data = new JsonObject().put("pedido", pedido.toString()).put("etapa", etapa).put("intento", intento)
-      .put("vendedor", vendedor).put("motivo", motivo).put("t_senal", tSenal.toString());
-    Envelope senal = Envelope.create(EventTypes.REINTENTO, "/vigilancia/barrido", pedido.toString(), data);
-    return publisher.publish(Topics.COLA_REINTENTOS, vendedor, senal).mapEmpty();
+    String pedido = senal.pedido().toString();
+    JsonObject data = new JsonObject().put("pedido", pedido).put("etapa", senal.etapa().name()).put("intento", senal.intento())
+      .put("vendedor", senal.vendedor()).put("motivo", senal.motivo()).put("t_senal", tSenal.toString());
+    Envelope reintento = Envelope.create(EventTypes.REINTENTO, "/vigilancia/barrido", pedido, data);
+    return publisher.publish(Topics.COLA_REINTENTOS, senal.vendedor(), reintento).mapEmpty();
   }
 }

@@ -1,6 +1,6 @@
 package ccp.vigilancia;
 
-import ccp.app.RoleContext;
+import ccp.platform.role.RoleContext;
 import io.vertx.core.Future;
 
 /** The {@code vigilancia} role (ASR-3, ASR-4): Monitor de la cadena, one leader + one standby. */
@@ -8,7 +8,7 @@ public final class Vigilancia {
 
   private Vigilancia() {}
 
-  public static Future<Void> deploy(RoleContext role) {
-    return role.deploy(() -> new MonitorCadena(role), 1).mapEmpty();
+  public static Future<Void> deploy(RoleContext role, VigilanciaConfig config) {
+    return role.deploy(() -> new MonitorCadena(role, config), 1).mapEmpty();
   }
 }

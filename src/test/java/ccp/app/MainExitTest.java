@@ -1,14 +1,10 @@
 package ccp.app;
 
+import ccp.Main;
+import ccp.support.CommandRun;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-
-import java.io.File;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,31 +13,22 @@ class MainExitTest {
 
   @ParameterizedTest(name = "{0} {1} → {2}")
   @CsvSource(delimiter = '|', value = {
-    "--role=nada                |                          | unknown role 'nada' (valid: all, infra, gateway, gestor, seguridad, pedidos, cadena, facturacion, inventario, despacho, vigilancia)",
-    "--bogus                    |                          | bad flag '--bogus'",
-    "--role=gestor --color=red  |                          | unknown flag --color",
-    "frobnicate                 |                          | unknown command 'frobnicate'",
+    "--role=nada                |                          | unknown role 'nada' (valid: all, gateway, gestor, seguridad, pedidos, cadena, facturacion, inventario, despacho, vigilancia)",
+    "--bogus                    |                          | run: Unknown option: '--bogus'",
+    "--role=gestor --color=red  |                          | run: Unknown option: '--color=red'",
+    "frobnicate                 |                          | unknown command 'frobnicate' (valid: run, token)",
+    "lab                        |                          | unknown command 'lab' (valid: run, token)",
+    "--role=all                 |                          | CCP_PG_HOST is not set and this artifact starts no PostgreSQL of its own",
     "--conf=/nonexistent.json   |                          | cannot read configuration file /nonexistent.json",
     "--role=all                 | CCP_PG_PORT=abc          | CCP_PG_PORT='abc' is not a number",
     "--role=all                 | CCP_NOPE=1               | unknown environment variable CCP_NOPE",
     "token                      |                          | token needs exactly one actor id",
-    "--role=infra,gestor        |                          | role 'infra' runs alone",
-    "--role=infra               | CCP_PG_HOST=db           | --role=infra starts the embedded Kafka and PostgreSQL",
+    "token a b                  |                          | token: Unmatched argument at index 2: 'b'",
   })
   void exitsWithStatusTwo(String args, String env, String message) throws Exception {
-    List<String> command = new ArrayList<>(List.of(
-      new File(System.getProperty("java.home"), "bin/java").getPath(), "-cp", System.getProperty("java.class.path"), "ccp.Main"));
-    command.addAll(List.of(args.trim().split("\\s+")));
-    ProcessBuilder builder = new ProcessBuilder(command);
-    if (env != null) {
-      String[] kv = env.trim().split("=", 2);
-      builder.environment().put(kv[0], kv[1]);
-    }
-    Process process = builder.start();
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    String stderr = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    CommandRun run = CommandRun.of(Main.class, args, CommandRun.env(env));
 
-    assertThat(process.exitValue()).isEqualTo(2);
-    assertThat(stderr.lines()).singleElement().asString().startsWith("reto2-ccp: ").contains(message);
+    assertThat(run.status()).isEqualTo(2);
+    assertThat(run.stderr().lines()).singleElement().asString().startsWith("reto2-ccp: ").contains(message);
   }
 }

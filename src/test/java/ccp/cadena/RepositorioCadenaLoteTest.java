@@ -80,7 +80,7 @@ class RepositorioCadenaLoteTest {
 
     assertThat(avances).containsOnlyKeys(ultima, primera, segunda);
     assertThat(avances.get(ultima).iniciada()).isNotNull();
-    assertThat(avances.get(ultima).antes()).isEqualTo("EN_CURSO");
+    assertThat(avances.get(ultima).antes()).isEqualTo(EstadoEtapa.EN_CURSO);
     assertThat(avances.get(primera).intento()).isEqualTo(1);
     assertThat(avances.get(primera).lineas()).isEqualTo(lineas(primera));
     assertThat(avances.get(segunda).lineas()).isEqualTo(lineas(segunda));

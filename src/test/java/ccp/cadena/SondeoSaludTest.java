@@ -14,9 +14,11 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 @DisplayName("SondeoSalud: a stage with no live consumer has its stages in flight signalled before their deadline")
 class SondeoSaludTest {
@@ -34,16 +36,19 @@ class SondeoSaludTest {
       assertThat(r.status()).isEqualTo(201);
       String pedido = r.json().getString("pedido");
 
-      long began = System.nanoTime();
-      Await.until(Duration.ofSeconds(15), () -> Db.strings(cluster,
+      // The wait is generous (a loaded machine); how early the signal came is measured on the database's clock.
+      Await.until(Duration.ofSeconds(30), () -> Db.strings(cluster,
         "SELECT motivo FROM cadena.registro_senales WHERE pedido = ?::uuid AND publicada_en IS NOT NULL", pedido),
         l -> !l.isEmpty(), "the early signal");
-      assertThat(Duration.ofNanos(System.nanoTime() - began)).isLessThan(Duration.ofSeconds(15));
-      Thread.sleep(1_000);
-      assertThat(Db.strings(cluster, "SELECT motivo FROM cadena.registro_senales WHERE pedido = ?::uuid", pedido))
-        .containsExactly("SONDEO_SIN_RESPUESTA");
-      assertThat(Db.strings(cluster, "SELECT estado FROM cadena.cadena_etapa WHERE pedido = ?::uuid AND etapa = 'FACTURACION'", pedido))
-        .containsExactly("EN_REINTENTO");
+      long senaladaTrasMs = Db.count(cluster, "SELECT (extract(epoch FROM s.senalada_en - c.iniciada_en) * 1000)::bigint"
+        + " FROM cadena.cadenas c JOIN cadena.registro_senales s ON s.pedido = c.pedido WHERE c.pedido = ?::uuid", pedido);
+      assertThat(senaladaTrasMs).isLessThan(10_000);
+      Await.until(Duration.ofSeconds(10), () -> Db.strings(cluster,
+          "SELECT estado FROM cadena.cadena_etapa WHERE pedido = ?::uuid AND etapa = 'FACTURACION'", pedido),
+        List.of("EN_REINTENTO")::equals, "the retry");
+      await("still one signal").during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(10))
+        .until(() -> Db.strings(cluster, "SELECT motivo FROM cadena.registro_senales WHERE pedido = ?::uuid", pedido),
+          List.of("SONDEO_SIN_RESPUESTA")::equals);
     }
   }
 }

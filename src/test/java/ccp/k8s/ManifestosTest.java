@@ -314,17 +314,16 @@ class ManifestosTest {
     return String.valueOf(list(at(generator(generator), "envs")).get(0));
   }
 
-  /** {@code <to><image>} of the Jib plugin in pom.xml, its ${properties} resolved. */
+  /** {@code <to><image>} of the Jib plugin in system/pom.xml, its ${properties} resolved from the parent pom.xml. */
   private static String jibImage() throws Exception {
-    org.w3c.dom.Document pom = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(Path.of("pom.xml").toFile());
+    Element parent = parse(Path.of("pom.xml"));
     Map<String, String> properties = new HashMap<>();
-    Element project = pom.getDocumentElement();
-    properties.put("project.version", child(project, "version").getTextContent().trim());
-    NodeList declared = child(project, "properties").getChildNodes();
+    properties.put("project.version", child(parent, "version").getTextContent().trim());
+    NodeList declared = child(parent, "properties").getChildNodes();
     for (int i = 0; i < declared.getLength(); i++) {
       if (declared.item(i) instanceof Element property) properties.put(property.getTagName(), property.getTextContent().trim());
     }
-    NodeList plugins = pom.getElementsByTagName("plugin");
+    NodeList plugins = parse(Path.of("system", "pom.xml")).getElementsByTagName("plugin");
     for (int i = 0; i < plugins.getLength(); i++) {
       Element plugin = (Element) plugins.item(i);
       if ("jib-maven-plugin".equals(child(plugin, "artifactId").getTextContent().trim())) {
@@ -335,7 +334,11 @@ class ManifestosTest {
         return image;
       }
     }
-    throw new AssertionError("pom.xml has no jib-maven-plugin");
+    throw new AssertionError("system/pom.xml has no jib-maven-plugin");
+  }
+
+  private static Element parse(Path pom) throws Exception {
+    return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(pom.toFile()).getDocumentElement();
   }
 
   private static Element child(Element parent, String tag) {

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 @DisplayName("Flow A (DG-CON-002, A1–A12): a session from an unknown device reaches the security area")
 class FlujoSesionTest {
@@ -202,17 +203,10 @@ class FlujoSesionTest {
     return response.json();
   }
 
-  /** Waits for {@code expected} alerts of the actor, then a little longer so that an extra one would show. */
+  /** Waits for {@code expected} alerts of the actor, and for no other to follow for a while. */
   private static List<JsonObject> alertasDe(String actor, int expected) {
-    Await.until(Duration.ofSeconds(15), () -> listar(actor).size(), n -> n >= expected, expected + " alerts of " + actor);
-    try {
-      Thread.sleep(300);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    List<JsonObject> alertas = listar(actor);
-    assertThat(alertas).hasSize(expected);
-    return alertas;
+    return await(expected + " alerts of " + actor).atMost(Duration.ofSeconds(15)).during(Duration.ofMillis(300))
+      .until(() -> listar(actor), alertas -> alertas.size() == expected);
   }
 
   private static List<JsonObject> listar(String actor) {

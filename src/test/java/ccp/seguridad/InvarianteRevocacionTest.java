@@ -14,17 +14,18 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 @DisplayName("Lista de revocación invariant: after the revoke step is acknowledged, no gateway accepts a write of that actor")
 class InvarianteRevocacionTest {
@@ -43,7 +44,7 @@ class InvarianteRevocacionTest {
       String token = tokens.valid(consulta, "CONSULTA");
       List<String> puertas = List.of(puerta1.gatewayUrl(), puerta2.gatewayUrl());
 
-      List<Intento> intentos = Collections.synchronizedList(new ArrayList<>());
+      Queue<Intento> intentos = new ConcurrentLinkedQueue<>();
       AtomicBoolean parar = new AtomicBoolean();
       ExecutorService clientes = Executors.newFixedThreadPool(4);
       for (int c = 0; c < 4; c++) {
@@ -56,30 +57,35 @@ class InvarianteRevocacionTest {
           }
         });
       }
-      Instant revocada = esperarRevocacion(cluster, consulta);
-      Thread.sleep(1_500);
+      Instant revocada = revocacion(cluster, consulta);
+      await("no write accepted after the revoke, for a while").atMost(Duration.ofSeconds(10)).during(Duration.ofMillis(1_500))
+        .untilAsserted(() -> assertRefused(despues(intentos, revocada)));
       parar.set(true);
       clientes.shutdown();
       assertThat(clientes.awaitTermination(20, TimeUnit.SECONDS)).isTrue();
 
-      List<Intento> despues = intentos.stream().filter(i -> i.inicio().isAfter(revocada)).toList();
+      List<Intento> despues = despues(intentos, revocada);
       assertThat(intentos).anyMatch(i -> i.status() == 201);
-      assertThat(despues).as("writes started after the revoke was acknowledged").isNotEmpty()
-        .allSatisfy(i -> assertThat(i.status()).as(i.toString()).isEqualTo(403));
+      assertThat(despues).as("writes started after the revoke was acknowledged").isNotEmpty();
+      assertRefused(despues);
       assertThat(despues).extracting(Intento::puerta).containsAll(puertas);
     }
   }
 
   /** The reaction records revocada_en right after the revoke statement returned: the acknowledgement. */
-  private static Instant esperarRevocacion(Settings cluster, String actor) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (System.nanoTime() < deadline) {
-      List<String> at = Db.strings(cluster,
+  private static Instant revocacion(Settings cluster, String actor) {
+    List<String> at = await("the actor revoked").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
+      .until(() -> Db.strings(cluster,
         "SELECT to_char(revocada_en AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') FROM seguridad.registro_reacciones "
-          + "WHERE actor = ? AND revocada_en IS NOT NULL", actor);
-      if (!at.isEmpty()) return OffsetDateTime.parse(at.get(0)).toInstant();
-      Thread.sleep(20);
-    }
-    throw new AssertionError("the actor was never revoked");
+          + "WHERE actor = ? AND revocada_en IS NOT NULL", actor), list -> !list.isEmpty());
+    return OffsetDateTime.parse(at.get(0)).toInstant();
+  }
+
+  private static List<Intento> despues(Queue<Intento> intentos, Instant revocada) {
+    return intentos.stream().filter(i -> i.inicio().isAfter(revocada)).toList();
+  }
+
+  private static void assertRefused(List<Intento> intentos) {
+    assertThat(intentos).allSatisfy(i -> assertThat(i.status()).as(i.toString()).isEqualTo(403));
   }
 }

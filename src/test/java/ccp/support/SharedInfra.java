@@ -1,7 +1,10 @@
 package ccp.support;
 
+import ccp.embedded.EmbeddedKafka;
+import ccp.embedded.EmbeddedPg;
 import ccp.platform.config.Settings;
 import ccp.platform.infra.Infrastructure;
+import ccp.platform.infra.LocalServers;
 import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;
@@ -20,6 +23,11 @@ import java.util.Map;
 public final class SharedInfra {
 
   public static final String JWT_SECRET = "test-secret-test-secret-test-secret-0123456789";
+
+  /** The embedded servers, as the laptop jar plugs them in ({@code ccp.laptop.Embedded}, which depends on this module). */
+  public static final LocalServers EMBEDDED = new LocalServers(
+    (dir, database, user, port) -> LocalServers.loopback(EmbeddedPg.start(dir, database, user, port), EmbeddedPg::port),
+    (dir, port) -> LocalServers.loopback(EmbeddedKafka.start(dir, port), EmbeddedKafka::port));
 
   private static Infrastructure infrastructure;
 
@@ -62,7 +70,7 @@ public final class SharedInfra {
     try {
       Path dir = Files.createTempDirectory("ccp-test-infra");
       Settings base = defaults().with(Map.of("data.dir", dir.toString(), "jwt.secret", JWT_SECRET));
-      Infrastructure started = Infrastructure.start(base);
+      Infrastructure started = Infrastructure.start(base, EMBEDDED);
       Runtime.getRuntime().addShutdownHook(new Thread(started::close, "ccp-test-infra-stop"));
       return started;
     } catch (Exception e) {

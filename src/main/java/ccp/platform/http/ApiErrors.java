@@ -9,15 +9,10 @@ public final class ApiErrors {
   private ApiErrors() {}
 
   public static void send(RoutingContext ctx, int status, String code, String message) {
-    send(ctx, status, new JsonObject().put("error", code).put("message", message));
+    JsonResponse.send(ctx, status, new JsonObject().put("error", code).put("message", message));
   }
 
   public static void badField(RoutingContext ctx, String field, String message) {
-    send(ctx, 400, new JsonObject().put("error", "invalid_field").put("field", field).put("message", message));
-  }
-
-  private static void send(RoutingContext ctx, int status, JsonObject body) {
-    if (ctx.response().ended()) return;
-    ctx.response().setStatusCode(status).putHeader("content-type", "application/json").end(body.encode());
+    JsonResponse.send(ctx, 400, new JsonObject().put("error", "invalid_field").put("field", field).put("message", message));
   }
 }

@@ -1,6 +1,5 @@
 package ccp.platform.http;
 
-import ccp.platform.config.Settings;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -23,9 +22,9 @@ public final class ApiRouter {
 
   private ApiRouter() {}
 
-  public static Router create(Vertx vertx, Settings settings) {
+  public static Router create(Vertx vertx, HttpConfig http) {
     Router router = Router.router(vertx);
-    router.route().handler(BodyHandler.create(false).setBodyLimit(settings.integer("http.body-limit-bytes")));
+    router.route().handler(BodyHandler.create(false).setBodyLimit(http.bodyLimitBytes()));
     // No route matched: these never reach a route's failure handler.
     router.errorHandler(404, ctx -> ApiErrors.send(ctx, 404, "not_found", "no resource at " + ctx.request().path()));
     router.errorHandler(405, ctx -> ApiErrors.send(ctx, 405, "method_not_allowed",
@@ -39,7 +38,7 @@ public final class ApiRouter {
         ctx.response().putHeader("Retry-After", "1");
         ApiErrors.send(ctx, 503, "unavailable", "the service is overloaded (" + failure.getMessage() + "); retry");
       } else if (ctx.statusCode() == 413) {
-        ApiErrors.send(ctx, 413, "body_too_large", "body exceeds " + settings.integer("http.body-limit-bytes") + " bytes");
+        ApiErrors.send(ctx, 413, "body_too_large", "body exceeds " + http.bodyLimitBytes() + " bytes");
       } else if (ctx.statusCode() >= 400 && ctx.statusCode() < 500) {
         String reason = HttpResponseStatus.valueOf(ctx.statusCode()).reasonPhrase();
         ApiErrors.send(ctx, ctx.statusCode(), reason.toLowerCase().replace(' ', '_'), reason + ": " + ctx.request().method() + " " + ctx.request().path());
@@ -57,8 +56,8 @@ public final class ApiRouter {
    * and, in the all-in-one, with the embedded broker, which takes its log directory offline for good when it cannot
    * open a file. The count is this verticle's own state, touched only on its event loop.
    */
-  public static Future<HttpServer> listen(Vertx vertx, Settings settings, Router router, int port, int instances) {
-    int share = Math.max(1, settings.integer("http.max-connections") / instances);
+  public static Future<HttpServer> listen(Vertx vertx, HttpConfig http, Router router, int port, int instances) {
+    int share = Math.max(1, http.maxConnections() / instances);
     int[] open = {0};
     return vertx.createHttpServer()
       .connectionHandler(connection -> {
@@ -70,6 +69,6 @@ public final class ApiRouter {
         connection.closeHandler(closed -> open[0]--);
       })
       .requestHandler(router)
-      .listen(port, settings.text("http.host"));
+      .listen(port, http.host());
   }
 }

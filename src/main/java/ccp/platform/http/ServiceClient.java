@@ -1,6 +1,5 @@
 package ccp.platform.http;
 
-import ccp.platform.config.Settings;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -45,14 +44,14 @@ public final class ServiceClient {
   private String token;
   private long tokenRenewAt;
 
-  public ServiceClient(Vertx vertx, Settings settings, Tokens tokens, String caller) {
+  public ServiceClient(Vertx vertx, HttpConfig http, Tokens tokens, String caller) {
     // A consumer may have a thousand records in flight; the default five connections would queue them past the
     // timeout, and each retry would add to the queue.
     this.client = WebClient.create(vertx, new WebClientOptions().setKeepAlive(true),
-      new PoolOptions().setHttp1MaxSize(settings.integer("http.client-pool-size")));
+      new PoolOptions().setHttp1MaxSize(http.clientPoolSize()));
     this.tokens = tokens;
     this.caller = caller;
-    this.timeoutMs = settings.integer("http.client-timeout-ms");
+    this.timeoutMs = http.clientTimeoutMs();
   }
 
   /** A value (an actor id, an order id) made safe as one segment of an internal path. */

@@ -1,6 +1,8 @@
 package ccp.platform.infra;
 
+import ccp.platform.config.ConfigException;
 import ccp.platform.config.Settings;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -8,8 +10,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Starts the embedded broker and database for whatever the configuration leaves unset, and answers the
- * settings with their real addresses filled in. With both configured it starts nothing.
+ * The broker and database a process uses: the configured ones, or — where the configuration leaves them unset —
+ * servers started in this JVM by {@link LocalServers}. The production artifact has none ({@link LocalServers#NONE}):
+ * it refuses to start without {@code kafka.bootstrap} and {@code pg.host}. The laptop jar and the tests plug in the
+ * embedded Kafka and PostgreSQL.
  */
 public final class Infrastructure implements AutoCloseable {
 
@@ -21,26 +25,27 @@ public final class Infrastructure implements AutoCloseable {
     this.settings = settings;
   }
 
-  /** Blocks while the embedded servers start (seconds) on free ports; call it before any event loop needs them. */
-  public static Infrastructure start(Settings settings) throws Exception {
-    return start(settings, 0, 0);
+  /** Blocks while local servers start (seconds) on free ports; call it before any event loop needs them. */
+  public static Infrastructure start(Settings settings, LocalServers local) throws Exception {
+    return start(settings, local, 0, 0);
   }
 
-  /** As {@link #start(Settings)}, with the broker's and the database's ports fixed (0: a free one). */
-  public static Infrastructure start(Settings settings, int kafkaPort, int pgPort) throws Exception {
+  /** As {@link #start(Settings, LocalServers)}, with the broker's and the database's ports fixed (0: a free one). */
+  public static Infrastructure start(Settings settings, LocalServers local, int kafkaPort, int pgPort) throws Exception {
     List<AutoCloseable> started = new ArrayList<>();
     Map<String, Object> resolved = new HashMap<>();
     try {
       if (settings.embeddedPostgres()) {
-        EmbeddedPg pg = EmbeddedPg.start(settings.dataDir().resolve("postgres"), settings.text("pg.database"), settings.text("pg.user"), pgPort);
-        started.add(pg);
-        resolved.put("pg.host", "127.0.0.1");
+        LocalServers.Running pg = local.postgres().start(settings.dataDir().resolve("postgres"), settings.text("pg.database"),
+          settings.text("pg.user"), pgPort);
+        started.add(pg.server());
+        resolved.put("pg.host", pg.host());
         resolved.put("pg.port", pg.port());
       }
       if (settings.embeddedKafka()) {
-        EmbeddedKafka kafka = EmbeddedKafka.start(settings.dataDir().resolve("kafka"), kafkaPort);
-        started.add(kafka);
-        resolved.put("kafka.bootstrap", kafka.bootstrap());
+        LocalServers.Running kafka = local.kafka().start(settings.dataDir().resolve("kafka"), kafkaPort);
+        started.add(kafka.server());
+        resolved.put("kafka.bootstrap", kafka.address());
       }
       return new Infrastructure(started, settings.with(resolved));
     } catch (Exception e) {
@@ -49,7 +54,7 @@ public final class Infrastructure implements AutoCloseable {
     }
   }
 
-  /** The settings with the embedded servers' addresses, or the given ones unchanged. */
+  /** The settings with the local servers' addresses, or the given ones unchanged. */
   public Settings settings() {
     return settings;
   }
@@ -64,8 +69,13 @@ public final class Infrastructure implements AutoCloseable {
       try {
         started.get(i).close();
       } catch (Exception e) {
-        org.slf4j.LoggerFactory.getLogger(Infrastructure.class).warn("Stopping {} failed", started.get(i), e);
+        LoggerFactory.getLogger(Infrastructure.class).warn("Stopping {} failed", started.get(i), e);
       }
     }
+  }
+
+  static ConfigException missing(String what, String key) {
+    return new ConfigException(Settings.envName(key) + " is not set and this artifact starts no " + what
+      + " of its own: set it, or run the laptop jar (target/reto2-ccp.jar), which embeds one");
   }
 }

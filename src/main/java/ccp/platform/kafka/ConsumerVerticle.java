@@ -1,6 +1,5 @@
 package ccp.platform.kafka;
 
-import ccp.platform.config.Settings;
 import ccp.platform.http.Health;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -13,15 +12,15 @@ import io.vertx.kafka.client.consumer.KafkaConsumerRecord;
  */
 public abstract class ConsumerVerticle extends VerticleBase {
 
-  private final Settings settings;
+  private final KafkaConfig kafka;
   private final Health health;
   private final String group;
   private final String topic;
   private EventPublisher publisher;
   private ReliableConsumer consumer;
 
-  protected ConsumerVerticle(Settings settings, Health health, String group, String topic) {
-    this.settings = settings;
+  protected ConsumerVerticle(KafkaConfig kafka, Health health, String group, String topic) {
+    this.kafka = kafka;
     this.health = health;
     this.group = group;
     this.topic = topic;
@@ -51,9 +50,9 @@ public abstract class ConsumerVerticle extends VerticleBase {
 
   @Override
   public final Future<?> start() {
-    publisher = EventPublisher.create(vertx, settings);
+    publisher = EventPublisher.create(vertx, kafka);
     prepare();
-    consumer = new ReliableConsumer(vertx, settings, group, topic, publisher, this::handle, this::concierne);
+    consumer = new ReliableConsumer(vertx, kafka, group, topic, publisher, this::handle, this::concierne);
     health.readyWhen(group, context, consumer::readiness);
     return consumer.start();
   }

@@ -1,6 +1,5 @@
 package ccp.platform.kafka;
 
-import ccp.platform.config.Settings;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -36,9 +35,9 @@ public final class EventPublisher {
     this.outcomes = outcomes;
   }
 
-  public static EventPublisher create(Vertx vertx, Settings settings) {
+  public static EventPublisher create(Vertx vertx, KafkaConfig kafka) {
     Map<String, String> config = new HashMap<>();
-    config.put("bootstrap.servers", settings.text("kafka.bootstrap"));
+    config.put("bootstrap.servers", kafka.bootstrap());
     config.put("client.id", NAME);
     config.put("acks", "all");
     config.put("enable.idempotence", "true");

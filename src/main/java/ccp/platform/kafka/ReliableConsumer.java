@@ -1,6 +1,6 @@
 package ccp.platform.kafka;
 
-import ccp.platform.config.Settings;
+import ccp.platform.async.Backoff;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -41,17 +42,17 @@ public final class ReliableConsumer {
   }
 
   private static final Logger LOG = LoggerFactory.getLogger(ReliableConsumer.class);
-  private static final long RETRY_INITIAL_MS = 100;
-  private static final long RETRY_MAX_MS = 5_000;
+  private static final Backoff RETRY = new Backoff(100, 5_000);
 
   private final Vertx vertx;
-  private final Settings settings;
+  private final KafkaConfig kafka;
   private final String group;
   private final String topic;
   private final Handler handler;
   private final Predicate<KafkaConsumerRecord<String, String>> concerns;
   private final EventPublisher deadLetters;
   private final int maxInFlight;
+  private final Function<Map<String, String>, KafkaConsumer<String, String>> clients;
 
   private final Map<TopicPartition, Progress> progress = new HashMap<>();
   private final Set<TopicPartition> assigned = new HashSet<>();
@@ -69,23 +70,32 @@ public final class ReliableConsumer {
    * {@code concerns} tells, from the record's key and headers alone, whether this group has anything to do with it
    * (a group that shares a topic with others); records it does not concern pass without being parsed.
    */
-  public ReliableConsumer(Vertx vertx, Settings settings, String group, String topic, EventPublisher deadLetters, Handler handler,
+  public ReliableConsumer(Vertx vertx, KafkaConfig kafka, String group, String topic, EventPublisher deadLetters, Handler handler,
                           Predicate<KafkaConsumerRecord<String, String>> concerns) {
+    this(vertx, kafka, group, topic, deadLetters, handler, concerns,
+      config -> KafkaConsumer.create(vertx, config, String.class, String.class));
+  }
+
+  /** {@code clients} makes the Kafka client from its configuration: the unit tests put a {@code MockConsumer} under it. */
+  ReliableConsumer(Vertx vertx, KafkaConfig kafka, String group, String topic, EventPublisher deadLetters, Handler handler,
+                   Predicate<KafkaConsumerRecord<String, String>> concerns,
+                   Function<Map<String, String>, KafkaConsumer<String, String>> clients) {
     this.vertx = vertx;
     this.concerns = concerns;
-    this.settings = settings;
+    this.kafka = kafka;
     this.group = group;
     this.topic = topic;
     this.handler = handler;
     this.deadLetters = deadLetters;
-    this.maxInFlight = settings.integer("kafka.consumer.max-in-flight");
+    this.maxInFlight = kafka.maxInFlight();
+    this.clients = clients;
   }
 
   /** Subscribes; completes once the subscription is registered (readiness waits for the first assignment). */
   public Future<Void> start() {
-    int sessionTimeout = settings.integer("kafka.session-timeout-ms");
+    int sessionTimeout = kafka.sessionTimeoutMs();
     Map<String, String> config = new HashMap<>();
-    config.put("bootstrap.servers", settings.text("kafka.bootstrap"));
+    config.put("bootstrap.servers", kafka.bootstrap());
     config.put("group.id", group);
     config.put("client.id", group + "-" + UUID.randomUUID().toString().substring(0, 8));
     config.put("enable.auto.commit", "false");
@@ -93,14 +103,14 @@ public final class ReliableConsumer {
     config.put("session.timeout.ms", String.valueOf(sessionTimeout));
     config.put("heartbeat.interval.ms", String.valueOf(Math.max(1000, sessionTimeout / 3)));
     config.put("max.poll.records", "500");
-    config.put("fetch.min.bytes", String.valueOf(settings.integer("kafka.consumer.fetch-min-bytes")));
-    config.put("fetch.max.wait.ms", String.valueOf(settings.integer("kafka.consumer.fetch-max-wait-ms")));
-    consumer = KafkaConsumer.create(vertx, config, String.class, String.class);
+    config.put("fetch.min.bytes", String.valueOf(kafka.fetchMinBytes()));
+    config.put("fetch.max.wait.ms", String.valueOf(kafka.fetchMaxWaitMs()));
+    consumer = clients.apply(config);
     consumer.exceptionHandler(err -> LOG.warn("Consumer {} of {}: {}", group, topic, err.toString()));
     consumer.partitionsAssignedHandler(this::onAssigned);
     consumer.partitionsRevokedHandler(this::onRevoked);
     consumer.handler(this::onRecord);
-    commitTimer = vertx.setPeriodic(settings.integer("kafka.commit-interval-ms"), id -> commitProgress());
+    commitTimer = vertx.setPeriodic(kafka.commitIntervalMs(), id -> commitProgress());
     return consumer.subscribe(topic);
   }
 
@@ -189,7 +199,7 @@ public final class ReliableConsumer {
     if (closed) return Future.failedFuture("consumer stopped");
     return attempt.get().recover(err -> {
       if (err instanceof PoisonMessageException || closed) return Future.failedFuture(err);
-      long delay = Math.min(RETRY_MAX_MS, RETRY_INITIAL_MS << Math.min(failures, 16));
+      long delay = RETRY.delayMs(failures + 1);
       LOG.warn("Group {}: record {}-{}@{} failed ({}); retrying in {} ms",
         group, record.topic(), record.partition(), record.offset(), err.toString(), delay);
       return vertx.timer(delay).compose(ignored -> retrying(attempt, record, failures + 1));

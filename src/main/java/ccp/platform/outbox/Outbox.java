@@ -9,7 +9,6 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.UUID;
 
 /**
  * The transactional outbox of one service schema ({@code <schema>.outbox}): the writer inserts the event row in the

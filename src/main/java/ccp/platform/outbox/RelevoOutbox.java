@@ -1,7 +1,8 @@
 package ccp.platform.outbox;
 
-import ccp.platform.config.Settings;
+import ccp.platform.async.Backoff;
 import ccp.platform.kafka.EventPublisher;
+import ccp.platform.kafka.KafkaConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
@@ -25,21 +26,24 @@ public final class RelevoOutbox extends VerticleBase {
 
   private static final Logger LOG = LoggerFactory.getLogger(RelevoOutbox.class);
   private static final long PURGE_EVERY_MS = 60_000;
+  private static final Backoff RETRY = new Backoff(100, 5_000);
 
   private final Outbox outbox;
-  private final Settings settings;
+  private final OutboxConfig config;
+  private final KafkaConfig kafka;
   private final SqlClient sql;
   private final Timer lag;
   private EventPublisher publisher;
   private boolean draining;
   private boolean again;
-  private long backoffMs;
+  private int failures;
   private long pollTimer;
   private long purgeTimer;
 
-  public RelevoOutbox(Outbox outbox, Settings settings, SqlClient sql, MeterRegistry registry) {
+  public RelevoOutbox(Outbox outbox, OutboxConfig config, KafkaConfig kafka, SqlClient sql, MeterRegistry registry) {
     this.outbox = outbox;
-    this.settings = settings;
+    this.config = config;
+    this.kafka = kafka;
     this.sql = sql;
     this.lag = Timer.builder("outbox_publish_lag")
       .description("Outbox row committed → acknowledged by the broker")
@@ -50,8 +54,8 @@ public final class RelevoOutbox extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    publisher = EventPublisher.create(vertx, settings);
-    pollTimer = vertx.setPeriodic(settings.integer("outbox.poll-ms"), id -> drain());
+    publisher = EventPublisher.create(vertx, kafka);
+    pollTimer = vertx.setPeriodic(config.pollMs(), id -> drain());
     purgeTimer = vertx.setPeriodic(PURGE_EVERY_MS, id -> outbox.purgeSent(sql)
       .onFailure(err -> LOG.warn("Purging sent outbox rows of {} failed: {}", outbox.schema(), err.toString())));
     drain();
@@ -72,18 +76,18 @@ public final class RelevoOutbox extends VerticleBase {
     }
     draining = true;
     again = false;
-    int batch = settings.integer("outbox.batch-size");
-    outbox.claim(sql, settings.integer("outbox.claim-timeout-ms"), batch)
+    int batch = config.batchSize();
+    outbox.claim(sql, config.claimTimeoutMs(), batch)
       .compose(rows -> publish(rows).map(rows.size()))
       .onComplete(ar -> {
         draining = false;
         if (ar.succeeded()) {
-          backoffMs = 0;
+          failures = 0;
           if (again || ar.result() == batch) drain();
         } else {
-          backoffMs = Math.min(5_000, Math.max(100, backoffMs * 2));
-          LOG.warn("Relaying the outbox of {} failed ({}); next try in {} ms", outbox.schema(), ar.cause().toString(), backoffMs);
-          vertx.setTimer(backoffMs, id -> drain());
+          long delay = RETRY.delayMs(++failures);
+          LOG.warn("Relaying the outbox of {} failed ({}); next try in {} ms", outbox.schema(), ar.cause().toString(), delay);
+          vertx.setTimer(delay, id -> drain());
         }
       });
   }

@@ -28,7 +28,7 @@ class ApiRouterTest {
   void poolTimeoutIs503() {
     Vertx vertx = Vertx.vertx();
     try {
-      Router router = ApiRouter.create(vertx, SharedInfra.defaults());
+      Router router = ApiRouter.create(vertx, HttpConfig.from(SharedInfra.defaults()));
       router.get("/lento").handler(ctx -> ctx.fail(new NoStackTraceTimeoutException("Timeout waiting for connection")));
       router.get("/roto").handler(ctx -> ctx.fail(new IllegalStateException("bug")));
       HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").await();
@@ -50,9 +50,9 @@ class ApiRouterTest {
   void connectionsBeyondTheCapAreClosed() {
     Vertx vertx = Vertx.vertx();
     try {
-      Router router = ApiRouter.create(vertx, SharedInfra.defaults());
+      Router router = ApiRouter.create(vertx, HttpConfig.from(SharedInfra.defaults()));
       router.get("/hola").handler(ctx -> ctx.json(new JsonObject().put("hola", true)));
-      HttpServer server = ApiRouter.listen(vertx, SharedInfra.defaults().with(Map.of("http.max-connections", 2, "http.host", "127.0.0.1")),
+      HttpServer server = ApiRouter.listen(vertx, HttpConfig.from(SharedInfra.defaults().with(Map.of("http.max-connections", 2, "http.host", "127.0.0.1"))),
         router, 0, 1).await();
       NetClient tcp = vertx.createNetClient();
       NetSocket uno = tcp.connect(server.actualPort(), "127.0.0.1").await();

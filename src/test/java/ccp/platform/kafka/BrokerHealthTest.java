@@ -1,7 +1,7 @@
 package ccp.platform.kafka;
 
 import ccp.app.Role;
-import ccp.platform.infra.EmbeddedKafka;
+import ccp.embedded.EmbeddedKafka;
 import ccp.support.Await;
 import ccp.support.Http;
 import ccp.support.RunningApp;

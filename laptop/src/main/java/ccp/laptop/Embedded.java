@@ -1,0 +1,15 @@
+package ccp.laptop;
+
+import ccp.embedded.EmbeddedKafka;
+import ccp.embedded.EmbeddedPg;
+import ccp.platform.infra.LocalServers;
+
+/** The system's seam for local servers, filled with the real embedded Kafka broker (KRaft) and PostgreSQL. */
+public final class Embedded {
+
+  public static final LocalServers SERVERS = new LocalServers(
+    (dir, database, user, port) -> LocalServers.loopback(EmbeddedPg.start(dir, database, user, port), EmbeddedPg::port),
+    (dir, port) -> LocalServers.loopback(EmbeddedKafka.start(dir, port), EmbeddedKafka::port));
+
+  private Embedded() {}
+}

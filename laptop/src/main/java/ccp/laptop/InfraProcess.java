@@ -1,0 +1,104 @@
+package ccp.laptop;
+
+import ccp.platform.config.ConfigException;
+import ccp.platform.config.Settings;
+import ccp.platform.db.PgClients;
+import ccp.platform.http.DevelopmentKey;
+import ccp.platform.http.Health;
+import ccp.platform.http.ManagementServer;
+import ccp.platform.infra.Infrastructure;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.healthchecks.Status;
+import io.vertx.kafka.admin.KafkaAdminClient;
+import io.vertx.sqlclient.SqlClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code infra}: only the embedded Kafka broker and PostgreSQL, on the fixed ports {@code infra.kafka-port} and
+ * {@code infra.pg-port}, so that several role processes on one machine can share them. It migrates nothing and
+ * deploys no role: each role process migrates its own schemas. Its management port answers health (ready while both
+ * servers answer) like every other process.
+ */
+public final class InfraProcess implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(InfraProcess.class);
+
+  private final Infrastructure infrastructure;
+  private final Vertx vertx;
+  private final int managementPort;
+
+  private InfraProcess(Infrastructure infrastructure, Vertx vertx, int managementPort) {
+    this.infrastructure = infrastructure;
+    this.vertx = vertx;
+    this.managementPort = managementPort;
+  }
+
+  /**
+   * Blocks while both servers start. It also makes sure the development JWT key exists in the data directory, so
+   * that the role processes and the {@code token} command started from the same directory can read it.
+   */
+  public static InfraProcess start(Settings settings) throws Exception {
+    if (!settings.embeddedKafka() || !settings.embeddedPostgres()) {
+      throw new ConfigException("infra starts the embedded Kafka and PostgreSQL: unset "
+        + Settings.envName("kafka.bootstrap") + " and " + Settings.envName("pg.host"));
+    }
+    Settings withKey = DevelopmentKey.resolve(settings);
+    long began = System.nanoTime();
+    Infrastructure infrastructure = Infrastructure.start(withKey, Embedded.SERVERS, settings.integer("infra.kafka-port"), settings.integer("infra.pg-port"));
+    Vertx vertx = Vertx.vertx();
+    try {
+      Settings resolved = infrastructure.settings();
+      int port = serveHealth(vertx, resolved).await(30, TimeUnit.SECONDS);
+      LOG.info("Infrastructure ready in {} ms: Kafka on {}, PostgreSQL on {}:{} (database {}, user {}), data in {}, management on port {}."
+          + " Point role processes at it with {}={} {}={} {}={}",
+        (System.nanoTime() - began) / 1_000_000, resolved.text("kafka.bootstrap"), resolved.text("pg.host"),
+        resolved.integer("pg.port"), resolved.text("pg.database"), resolved.text("pg.user"),
+        resolved.dataDir().toAbsolutePath(), port,
+        Settings.envName("kafka.bootstrap"), resolved.text("kafka.bootstrap"), Settings.envName("pg.host"),
+        resolved.text("pg.host"), Settings.envName("pg.port"), resolved.integer("pg.port"));
+      return new InfraProcess(infrastructure, vertx, port);
+    } catch (Exception e) {
+      vertx.close().await(10, TimeUnit.SECONDS);
+      infrastructure.close();
+      throw e;
+    }
+  }
+
+  private static Future<Integer> serveHealth(Vertx vertx, Settings settings) {
+    Health health = new Health(vertx);
+    SqlClient sql = PgClients.pipelined(vertx, settings);
+    KafkaAdminClient admin = KafkaAdminClient.create(vertx, Map.of("bootstrap.servers", settings.text("kafka.bootstrap")));
+    health.readiness().register("postgresql", 2_000, promise -> sql.query("SELECT 1").execute()
+      .onSuccess(rows -> promise.complete(Status.OK()))
+      .onFailure(err -> promise.complete(Status.KO(new JsonObject().put("error", err.getMessage())))));
+    health.readiness().register("kafka", 2_000, promise -> admin.describeCluster()
+      .onSuccess(cluster -> promise.complete(Status.OK(new JsonObject().put("brokers", cluster.getNodes().size()))))
+      .onFailure(err -> promise.complete(Status.KO(new JsonObject().put("error", err.getMessage())))));
+    ManagementServer management = new ManagementServer(health, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+      settings.text("http.host"), settings.integer("management.port"));
+    return vertx.deployVerticle(management).map(id -> management.actualPort());
+  }
+
+  /** The settings a role process needs to use this broker and database: their real addresses and the JWT key. */
+  public Settings settings() {
+    return infrastructure.settings();
+  }
+
+  public int managementPort() {
+    return managementPort;
+  }
+
+  @Override
+  public void close() throws Exception {
+    vertx.close().await(30, TimeUnit.SECONDS);
+    infrastructure.close();
+  }
+}

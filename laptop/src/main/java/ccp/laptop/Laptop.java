@@ -1,0 +1,24 @@
+package ccp.laptop;
+
+import ccp.app.RunCommand;
+import ccp.app.TokenCommand;
+import ccp.carga.CargaPedidos;
+import ccp.carga.CargaSesiones;
+import ccp.lab.Lab;
+import ccp.lab.LabInstancia;
+import ccp.platform.cli.Cli;
+
+/**
+ * The laptop jar's entry point: the production commands ({@code run}, {@code token}) with the embedded Kafka and
+ * PostgreSQL for whatever the configuration leaves unset, plus {@code infra} (those servers alone, for several role
+ * processes), the critical-section {@code lab} and the {@code carga-*} load drivers.
+ */
+public final class Laptop {
+
+  private Laptop() {}
+
+  public static void main(String[] args) {
+    Cli.main(args, new RunCommand(Embedded.SERVERS), new TokenCommand(), new InfraCommand(), new Lab(), new LabInstancia(),
+      new CargaSesiones(), new CargaPedidos());
+  }
+}

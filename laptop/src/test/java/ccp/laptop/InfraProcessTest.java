@@ -1,0 +1,47 @@
+package ccp.laptop;
+
+import ccp.app.Role;
+import ccp.platform.config.Settings;
+import ccp.support.Http;
+import ccp.support.RunningApp;
+import ccp.support.SharedInfra;
+import ccp.support.TestTokens;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@DisplayName("infra: the embedded Kafka and PostgreSQL alone, shared by role processes started apart")
+class InfraProcessTest {
+
+  @Test
+  @DisplayName("the infra process is ready on its management port, and a gateway and gestor started on its addresses open a session")
+  void roleProcessesUseIt() throws Exception {
+    Path dir = Files.createTempDirectory("ccp-infra-test");
+    Settings own = SharedInfra.defaults().with(Map.of("data.dir", dir.toString(), "http.host", "127.0.0.1",
+      "infra.kafka-port", SharedInfra.freePort(), "infra.pg-port", SharedInfra.freePort(), "management.port", SharedInfra.freePort()));
+
+    try (InfraProcess infra = InfraProcess.start(own)) {
+      assertThat(Http.get("http://127.0.0.1:" + infra.managementPort() + "/health/ready", null).status()).isEqualTo(200);
+      assertThat(infra.settings().text("kafka.bootstrap")).isEqualTo("127.0.0.1:" + own.integer("infra.kafka-port"));
+      assertThat(infra.settings().integer("pg.port")).isEqualTo(own.integer("infra.pg-port"));
+      String secret = Files.readString(dir.resolve("dev-jwt-secret")).trim();
+      assertThat(infra.settings().text("jwt.secret")).isEqualTo(secret);
+
+      // What bin/cluster gives a role process: the infra's addresses and the development key, its own ports.
+      Settings roles = own.with(Map.of("kafka.bootstrap", infra.settings().text("kafka.bootstrap"), "pg.host", "127.0.0.1",
+        "pg.port", infra.settings().integer("pg.port"), "jwt.secret", secret, "gateway.port", SharedInfra.freePort(), "gestor.port", SharedInfra.freePort(),
+        "management.port", SharedInfra.freePort(), "http.instances", 1));
+      try (RunningApp app = RunningApp.start(roles, Set.of(Role.GATEWAY, Role.GESTOR))) {
+        String token = TestTokens.signedWith(app.app().vertx(), secret).valid("vendedor-7", "VENDEDOR");
+        Http.Response opened = Http.post(app.gatewayUrl() + "/v1/sesiones", token, "{\"huella\":\"telefono-infra\"}");
+        assertThat(opened.status()).as(opened.body()).isEqualTo(201);
+      }
+    }
+  }
+}

@@ -1,0 +1,42 @@
+package ccp.carga;
+
+import ccp.platform.cli.Cli;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The scripts' contract: a bad flag value exits 2 with one line that names the flag, before any load is sent. */
+class CargaCommandsTest {
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+    "carga-pedidos  | --rate=0              | --rate        | positive integer",
+    "carga-pedidos  | --duration=ten        | --duration    | positive integer",
+    "carga-pedidos  | --improper=1.5        | --improper    | fraction from 0 to 1",
+    "carga-pedidos  | --gateway=localhost   | --gateway     | host and port",
+    "carga-sesiones | --connections=-4      | --connections | positive integer",
+    "carga-sesiones | --unknown=x           | --unknown     | fraction from 0 to 1",
+    "carga-sesiones | --metrics=http://m/x  | --metrics     | host and port",
+    "carga-sesiones | --improper=0.1        | --improper    | Unknown option",
+  })
+  void aBadValueExitsTwoWithOneLineNamingTheFlag(String command, String flag, String named, String reason) {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream original = System.err;
+    int code;
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    try {
+      code = Cli.execute(new String[] {command, flag}, new CargaSesiones(), new CargaPedidos());
+    } finally {
+      System.setErr(original);
+    }
+
+    String stderr = err.toString(StandardCharsets.UTF_8);
+    assertThat(code).isEqualTo(2);
+    assertThat(stderr.lines()).singleElement().asString().startsWith("reto2-ccp: " + command + ": ").contains(named, reason);
+  }
+}

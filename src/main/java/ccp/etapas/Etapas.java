@@ -1,0 +1,44 @@
+package ccp.etapas;
+
+import ccp.platform.role.RoleContext;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.sqlclient.SqlClient;
+
+import java.util.UUID;
+
+/**
+ * The stage roles of DG-CON-003 ({@code facturacion}, {@code inventario}, {@code despacho}): one ConsumidorEtapa each,
+ * and the Inventario reservation open to measurement outside the chain.
+ */
+public final class Etapas {
+
+  private Etapas() {}
+
+  public static Future<Void> facturacion(RoleContext role, EtapasConfig config) {
+    return role.deploy(() -> ConsumidorEtapa.facturacion(role, config.loteMax()), 1).mapEmpty();
+  }
+
+  public static Future<Void> inventario(RoleContext role, EtapasConfig config) {
+    return role.deploy(() -> ConsumidorEtapa.inventario(role, config.inventarioLoteMax()), 1).mapEmpty();
+  }
+
+  public static Future<Void> despacho(RoleContext role, EtapasConfig config) {
+    return role.deploy(() -> ConsumidorEtapa.despacho(role, config.loteMax()), 1).mapEmpty();
+  }
+
+  /** Reserves every line of an order, or none; true when the order was approved. */
+  @FunctionalInterface
+  public interface Reserva {
+    Future<Boolean> reservar(UUID pedido, JsonArray lineas);
+  }
+
+  /**
+   * The Inventario stage's own reservation, the very statement and combining its consumer runs ({@code loteMax} 1:
+   * one statement per order). Use it from one verticle, as the consumer does: its pending batch is that verticle's.
+   */
+  public static Reserva reservaInventario(SqlClient sql, int loteMax) {
+    Inventario inventario = new Inventario(sql, loteMax);
+    return (pedido, lineas) -> inventario.aplicar(pedido, lineas).map(r -> Resultado.COMPLETADA.equals(r.resultado()));
+  }
+}

@@ -1,0 +1,17 @@
+package ccp.platform.http;
+
+import ccp.platform.config.Settings;
+
+/** The HTTP settings every role shares: its servers' and its clients' ({@code http.*}). */
+public record HttpConfig(String host, int instances, int maxConnections, int bodyLimitBytes, int clientTimeoutMs, int clientPoolSize) {
+
+  public static HttpConfig from(Settings settings) {
+    return new HttpConfig(settings.text("http.host"), settings.integer("http.instances"), settings.integer("http.max-connections"),
+      settings.integer("http.body-limit-bytes"), settings.integer("http.client-timeout-ms"), settings.integer("http.client-pool-size"));
+  }
+
+  /** Instances of a verticle that serves the App: {@code http.instances}, or one per event loop when it is 0. */
+  public int serverInstances() {
+    return instances > 0 ? instances : 2 * Runtime.getRuntime().availableProcessors();
+  }
+}

@@ -1,0 +1,45 @@
+package ccp.platform.infra;
+
+import java.nio.file.Path;
+import java.util.function.ToIntFunction;
+
+/**
+ * How a process starts a PostgreSQL and a Kafka broker in its own JVM when none is configured: the seam by which the
+ * laptop jar and the tests plug in the embedded servers, which the production artifact does not hold.
+ */
+public record LocalServers(Postgres postgres, Kafka kafka) {
+
+  /** The production artifact's: configuring both servers is required. */
+  public static final LocalServers NONE = new LocalServers(
+    (dir, database, user, port) -> {
+      throw Infrastructure.missing("PostgreSQL", "pg.host");
+    },
+    (dir, port) -> {
+      throw Infrastructure.missing("Kafka broker", "kafka.bootstrap");
+    });
+
+  /** A started server: where it listens and how to stop it. */
+  public record Running(String host, int port, AutoCloseable server) {
+
+    public String address() {
+      return host + ":" + port;
+    }
+  }
+
+  /** A server started on loopback, whose port {@code port} reads. */
+  public static <S extends AutoCloseable> Running loopback(S server, ToIntFunction<S> port) {
+    return new Running("127.0.0.1", port.applyAsInt(server), server);
+  }
+
+  @FunctionalInterface
+  public interface Postgres {
+    /** Keeps its data in {@code dir}; {@code database} and {@code user} exist once started; port 0: a free one. */
+    Running start(Path dir, String database, String user, int port) throws Exception;
+  }
+
+  @FunctionalInterface
+  public interface Kafka {
+    /** Keeps its log in {@code dir}; port 0: a free one. */
+    Running start(Path dir, int port) throws Exception;
+  }
+}

@@ -1,0 +1,12 @@
+package ccp.platform.outbox;
+
+import ccp.platform.config.Settings;
+
+/** How a RelevoOutbox drains ({@code outbox.*}). */
+public record OutboxConfig(int pollMs, int batchSize, int claimTimeoutMs) {
+
+  public static OutboxConfig from(Settings settings) {
+    return new OutboxConfig(settings.integer("outbox.poll-ms"), settings.integer("outbox.batch-size"),
+      settings.integer("outbox.claim-timeout-ms"));
+  }
+}

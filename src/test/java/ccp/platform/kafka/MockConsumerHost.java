@@ -1,0 +1,202 @@
+package ccp.platform.kafka;
+
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.kafka.client.consumer.KafkaConsumer;
+import io.vertx.kafka.client.consumer.KafkaConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.OffsetCommitCallback;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.apache.kafka.common.TopicPartition;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * A {@link ReliableConsumer} in a verticle of its own, over a {@link MockConsumer}: the test plays the broker and the
+ * group coordinator (assigns partitions, offers records) and reads what the consumer committed and paused. Everything
+ * the consumer owns is touched on the verticle's event loop ({@link #onLoop}), as in production.
+ */
+final class MockConsumerHost implements AutoCloseable {
+
+  static final String GROUP = "grupo-prueba";
+
+  private final Vertx vertx;
+  private final String topic;
+  private final Host host;
+  private final String deployment;
+
+  private MockConsumerHost(Vertx vertx, String topic, Host host) {
+    this.vertx = vertx;
+    this.topic = topic;
+    this.host = host;
+    this.deployment = vertx.deployVerticle(host).await();
+  }
+
+  /** Deploys and subscribes a consumer of {@code topic}; {@code deadLetters} may be null where none is expected. */
+  static MockConsumerHost start(Vertx vertx, String topic, KafkaConfig kafka, EventPublisher deadLetters,
+                                ReliableConsumer.Handler handler, Predicate<KafkaConsumerRecord<String, String>> concerns) {
+    return new MockConsumerHost(vertx, topic, new Host(kafka, topic, deadLetters, handler, concerns));
+  }
+
+  /** {@code kafka.*} as the tests need them: no broker, the given commit interval and in-flight limit. */
+  static KafkaConfig kafka(int commitIntervalMs, int maxInFlight) {
+    return new KafkaConfig("mock:9092", 6_000, commitIntervalMs, maxInFlight, 1, 500);
+  }
+
+  /** An envelope whose subject names the record ({@code partition@offset}), as the handler will see it. */
+  static String value(int partition, long offset) {
+    return Envelope.create("prueba.hecha", "/prueba", at(partition, offset), new JsonObject().put("n", offset)).encode();
+  }
+
+  static String at(int partition, long offset) {
+    return partition + "@" + offset;
+  }
+
+  /** The group gives this member {@code partitions} of the topic, each read from offset 0. */
+  MockConsumerHost assign(int... partitions) {
+    Map<TopicPartition, Long> beginning = new HashMap<>();
+    for (int p : partitions) beginning.put(partition(p), 0L);
+    host.mock.updateBeginningOffsets(beginning);
+    host.mock.rebalance(beginning.keySet());
+    return this;
+  }
+
+  /** Offers records ({@code key, value} per offset from {@code firstOffset}) to the consumer, all in one poll. */
+  void offer(int partition, long firstOffset, String... keysAndValues) {
+    host.mock.schedulePollTask(() -> {
+      for (int i = 0; i < keysAndValues.length; i += 2) {
+        host.mock.addRecord(new ConsumerRecord<>(topic, partition, firstOffset + i / 2, keysAndValues[i], keysAndValues[i + 1]));
+      }
+    });
+  }
+
+  /** Offers records of the given keys from {@code firstOffset}, each valued {@link #value}. */
+  void offerKeys(int partition, long firstOffset, String... keys) {
+    String[] keysAndValues = new String[keys.length * 2];
+    for (int i = 0; i < keys.length; i++) {
+      keysAndValues[2 * i] = keys[i];
+      keysAndValues[2 * i + 1] = value(partition, firstOffset + i);
+    }
+    offer(partition, firstOffset, keysAndValues);
+  }
+
+  /** The highest offset committed for {@code partition} so far, -1 if none. */
+  long committed(int partition) {
+    return host.mock.commits.stream().map(c -> c.get(partition(partition))).filter(o -> o != null)
+      .mapToLong(OffsetAndMetadata::offset).max().orElse(-1);
+  }
+
+  /** Every commit, in order: partition → offset. */
+  List<Map<Integer, Long>> commits() {
+    return host.mock.commits.stream()
+      .map(c -> c.entrySet().stream().collect(Collectors.toMap(e -> e.getKey().partition(), e -> e.getValue().offset())))
+      .toList();
+  }
+
+  /**
+   * Runs {@code action} on the consumer's event loop, then answers the partitions paused once every pause and resume
+   * it asked for meanwhile has reached the client (they share one queue to the client's thread).
+   */
+  Set<Integer> pausedAfter(Runnable action) {
+    return onLoop(() -> {
+      action.run();
+      return host.client.paused();
+    }).map(paused -> paused.stream().map(io.vertx.kafka.client.common.TopicPartition::getPartition).collect(Collectors.toSet()))
+      .await();
+  }
+
+  JsonObject readiness() {
+    return onLoop(() -> Future.succeededFuture(host.consumer.readiness())).await();
+  }
+
+  /** Runs {@code action} on the consumer's event loop and waits for it. */
+  void run(Runnable action) {
+    onLoop(() -> {
+      action.run();
+      return Future.succeededFuture();
+    }).await();
+  }
+
+  private <T> Future<T> onLoop(Supplier<Future<T>> action) {
+    Promise<T> answer = Promise.promise();
+    host.context().runOnContext(v -> action.get().onComplete(answer));
+    return answer.future().timeout(10, TimeUnit.SECONDS);
+  }
+
+  /** Stops the consumer as its verticle's undeployment does: commits what is handled and leaves the group. */
+  @Override
+  public void close() {
+    if (vertx.deploymentIDs().contains(deployment)) vertx.undeploy(deployment).timeout(10, TimeUnit.SECONDS).await();
+  }
+
+  private TopicPartition partition(int p) {
+    return new TopicPartition(topic, p);
+  }
+
+  /** Keeps every commit the consumer makes (the Vert.x client commits through {@code commitSync}, which lands here). */
+  private static final class Recording extends MockConsumer<String, String> {
+    private final List<Map<TopicPartition, OffsetAndMetadata>> commits = new CopyOnWriteArrayList<>();
+
+    Recording() {
+      super(OffsetResetStrategy.EARLIEST);
+    }
+
+    @Override
+    public synchronized void commitAsync(Map<TopicPartition, OffsetAndMetadata> offsets, OffsetCommitCallback callback) {
+      commits.add(Map.copyOf(offsets));
+      super.commitAsync(offsets, callback);
+    }
+  }
+
+  private static final class Host extends VerticleBase {
+    private final Recording mock = new Recording();
+    private final KafkaConfig kafka;
+    private final String topic;
+    private final EventPublisher deadLetters;
+    private final ReliableConsumer.Handler handler;
+    private final Predicate<KafkaConsumerRecord<String, String>> concerns;
+    private ReliableConsumer consumer;
+    private KafkaConsumer<String, String> client;
+
+    Host(KafkaConfig kafka, String topic, EventPublisher deadLetters, ReliableConsumer.Handler handler,
+         Predicate<KafkaConsumerRecord<String, String>> concerns) {
+      this.kafka = kafka;
+      this.topic = topic;
+      this.deadLetters = deadLetters;
+      this.handler = handler;
+      this.concerns = concerns;
+    }
+
+    Context context() {
+      return context;
+    }
+
+    @Override
+    public Future<?> start() {
+      consumer = new ReliableConsumer(vertx, kafka, GROUP, topic, deadLetters, handler, concerns, config -> {
+        client = KafkaConsumer.create(vertx, mock);
+        return client;
+      });
+      return consumer.start();
+    }
+
+    @Override
+    public Future<?> stop() {
+      return consumer.stop();
+    }
+  }
+}

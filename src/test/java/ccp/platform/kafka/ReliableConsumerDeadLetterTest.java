@@ -1,0 +1,84 @@
+package ccp.platform.kafka;
+
+import ccp.support.SharedInfra;
+import ccp.support.Topic;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
+import io.vertx.kafka.admin.KafkaAdminClient;
+import io.vertx.kafka.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static ccp.platform.kafka.MockConsumerHost.at;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The dead-letter path needs a real {@link EventPublisher}, hence the shared broker; the records still come from a
+ * MockConsumer, on a topic of this test's own.
+ */
+@ExtendWith(VertxExtension.class)
+@DisplayName("ReliableConsumer: a poison record goes to cola.fallidos with its reason, and the commit moves past it")
+class ReliableConsumerDeadLetterTest {
+
+  @Test
+  @DisplayName("an unparseable record, a PoisonMessageException and a handler that throws each become a dead letter")
+  void poisonGoesToColaFallidos(Vertx vertx) {
+    KafkaConfig broker = KafkaConfig.from(SharedInfra.settings());
+    ensureColaFallidos(vertx, broker.bootstrap());
+    String topic = "prueba-" + UUID.randomUUID();
+    ReliableConsumer.Handler handler = envelope -> switch (envelope.subject()) {
+      case "0@1" -> Future.failedFuture(new PoisonMessageException("producto desconocido"));
+      case "0@2" -> throw new IllegalStateException("a handler's bug");
+      default -> Future.succeededFuture();
+    };
+    EventPublisher deadLetters = EventPublisher.create(vertx, broker);
+    try (MockConsumerHost consumer = MockConsumerHost.start(vertx, topic, MockConsumerHost.kafka(10, 100), deadLetters, handler,
+      r -> true).assign(0)) {
+      consumer.offer(0, 0, "k0", "not an envelope", "k1", MockConsumerHost.value(0, 1), "k2", MockConsumerHost.value(0, 2),
+        "k3", MockConsumerHost.value(0, 3));
+      await("commit past the three dead letters").atMost(Duration.ofSeconds(30)).until(() -> consumer.committed(0) == 4);
+    } finally {
+      deadLetters.close().timeout(10, TimeUnit.SECONDS).await();
+    }
+
+    Map<Long, Envelope> letters = Topic.read(SharedInfra.settings(), Topics.COLA_FALLIDOS, r -> r.value().contains(topic)).stream()
+      .map(r -> Envelope.parse(r.value()))
+      .collect(Collectors.toMap(letter -> letter.data().getLong("offset"), letter -> letter));
+    assertThat(letters).as("dead letters by offset").containsOnlyKeys(0L, 1L, 2L);
+    assertThat(letters.values()).allSatisfy(letter -> {
+      assertThat(letter.type()).isEqualTo(EventTypes.MENSAJE_FALLIDO);
+      assertThat(letter.subject()).isEqualTo(topic + "-" + at(0, letter.data().getLong("offset")));
+      assertThat(letter.data().getString("topic")).isEqualTo(topic);
+      assertThat(letter.data().getString("grupo")).isEqualTo(MockConsumerHost.GROUP);
+    });
+    JsonObject unparseable = letters.get(0L).data();
+    assertThat(unparseable.getString("clave")).isEqualTo("k0");
+    assertThat(unparseable.getString("valor")).isEqualTo("not an envelope");
+    assertThat(unparseable.getString("motivo")).contains("not a JSON object");
+    assertThat(letters.get(1L).data().getString("motivo")).isEqualTo("producto desconocido");
+    assertThat(letters.get(2L).data().getString("motivo")).contains("a handler's bug");
+  }
+
+  private static void ensureColaFallidos(Vertx vertx, String bootstrap) {
+    KafkaAdminClient admin = KafkaAdminClient.create(vertx, Map.of("bootstrap.servers", bootstrap));
+    admin.listTopics()
+      .compose(existing -> existing.contains(Topics.COLA_FALLIDOS) ? Future.<Void>succeededFuture()
+        : admin.createTopics(List.of(new NewTopic(Topics.COLA_FALLIDOS, 1, (short) 1))))
+      .recover(err -> err instanceof TopicExistsException ? Future.succeededFuture() : Future.failedFuture(err))
+      .eventually(() -> admin.close())
+      .timeout(30, TimeUnit.SECONDS)
+      .await();
+  }
+}

@@ -1,0 +1,33 @@
+package ccp.support;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** A jar's main class run in its own JVM, as a person runs it: its exit status and what it wrote on stderr. */
+public record CommandRun(int status, String stderr) {
+
+  public static CommandRun of(Class<?> main, String args, Map<String, String> env) throws Exception {
+    List<String> command = new ArrayList<>(List.of(
+      new File(System.getProperty("java.home"), "bin/java").getPath(), "-cp", System.getProperty("java.class.path"), main.getName()));
+    command.addAll(List.of(args.trim().split("\\s+")));
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().putAll(env);
+    Process process = builder.start();
+    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new AssertionError(main.getSimpleName() + " " + args + " did not end within 60 s");
+    }
+    return new CommandRun(process.exitValue(), new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).strip());
+  }
+
+  /** {@code KEY=value}, or nothing when blank. */
+  public static Map<String, String> env(String assignment) {
+    if (assignment == null || assignment.isBlank()) return Map.of();
+    String[] kv = assignment.trim().split("=", 2);
+    return Map.of(kv[0], kv[1]);
+  }
+}
