@@ -6,9 +6,10 @@ import ccp.platform.cli.Cli;
 import ccp.platform.infra.LocalServers;
 
 /**
- * The production entry point: {@code java -jar reto2-ccp.jar [run] [--role=all|r1,r2] [--conf=<file>]} runs roles
- * against the configured Kafka and PostgreSQL; {@code token <actor> [--perfil=P]} prints a token. The laptop jar
- * ({@code ccp.laptop.Laptop}) adds the embedded servers, the lab and the load drivers.
+ * The production entry point, the container image's main class (Jib, {@code system/pom.xml}): {@code [run]
+ * [--role=all|r1,r2] [--conf=<file>]} runs roles against the configured Kafka and PostgreSQL; {@code token <actor>
+ * [--perfil=P]} prints a token. The laptop jar, {@code target/reto2-ccp.jar} ({@code ccp.laptop.Laptop}), adds the
+ * embedded servers, the lab and the load drivers.
  */
 public final class Main {
 

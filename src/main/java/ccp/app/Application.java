@@ -2,14 +2,17 @@ package ccp.app;
 
 import ccp.platform.config.Settings;
 import ccp.platform.db.Migrations;
+import ccp.platform.db.PgConfig;
 import ccp.platform.db.PgClients;
 import ccp.platform.http.Health;
 import ccp.platform.http.HttpConfig;
+import ccp.platform.http.JwtConfig;
 import ccp.platform.http.ManagementServer;
 import ccp.platform.http.Tokens;
 import ccp.platform.kafka.BrokerHealth;
 import ccp.platform.kafka.KafkaConfig;
 import ccp.platform.kafka.Topics;
+import ccp.platform.kafka.TopicsConfig;
 import ccp.platform.role.RoleContext;
 import ccp.seguridad.ListaRevocacion;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -17,7 +20,6 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
-import io.vertx.ext.healthchecks.Status;
 import io.vertx.kafka.admin.KafkaAdminClient;
 import io.vertx.micrometer.Label;
 import io.vertx.micrometer.MetricsDomain;
@@ -27,6 +29,7 @@ import io.vertx.sqlclient.SqlClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -68,26 +71,30 @@ public final class Application {
       .withMetrics(new MicrometerMetricsFactory(registry))
       .build();
     Application app = new Application(vertx, settings, registry);
-    return app.boot(roles, PgClients.pipelined(vertx, settings)).recover(err -> app.stop().transform(ignored -> Future.failedFuture(err)));
+    return app.boot(roles).recover(err -> app.stop().transform(ignored -> Future.failedFuture(err)));
   }
 
-  private Future<Application> boot(Set<Role> roles, SqlClient sql) {
+  private Future<Application> boot(Set<Role> roles) {
     long began = System.nanoTime();
+    PgConfig pg = PgConfig.from(settings);
+    HttpConfig http = HttpConfig.from(settings);
+    KafkaConfig kafka = KafkaConfig.from(settings);
+    TopicsConfig topics = TopicsConfig.from(settings);
+    RoleConfigs configs = RoleConfigs.from(settings);
+    SqlClient sql = PgClients.pipelined(vertx, pg);
     Health health = new Health(vertx);
-    health.readiness().register("postgresql", 2_000, promise -> sql.query("SELECT 1").execute()
-      .onSuccess(rows -> promise.complete(Status.OK()))
-      .onFailure(err -> promise.complete(Status.KO(new io.vertx.core.json.JsonObject().put("error", err.getMessage())))));
-    int loteRevocacion = settings.integer("revocacion.lote-max");
+    health.readyWhenPostgresAnswers(sql);
+    int loteRevocacion = configs.revocacionLoteMax();
     var revision = ListaRevocacion.timer(registry);
-    RoleContext context = new RoleContext(vertx, sql, registry, health, Tokens.create(vertx, settings), HttpConfig.from(settings),
-      KafkaConfig.from(settings), () -> new ListaRevocacion(sql, loteRevocacion).requerirVigente(revision));
+    RoleContext context = new RoleContext(vertx, sql, registry, health, Tokens.create(vertx, JwtConfig.from(settings)), http,
+      kafka, () -> new ListaRevocacion(sql, loteRevocacion).requerirVigente(revision));
     boolean needsBroker = !roles.stream().allMatch(Role::servesWithoutBroker);
-    return migrate(roles)
-      .compose(ignored -> ensureTopics())
-      .compose(ignored -> needsBroker ? vertx.deployVerticle(new BrokerHealth(settings, health)).mapEmpty() : Future.succeededFuture())
-      .compose(ignored -> Future.all(roles.stream().map(r -> r.deploy(context, settings, roles)).toList()))
+    return migrate(pg, roles)
+      .compose(ignored -> ensureTopics(kafka, topics))
+      .compose(ignored -> needsBroker ? brokerHealth(kafka, topics, health) : Future.<Void>succeededFuture())
+      .compose(ignored -> Future.all(roles.stream().map(r -> r.deploy(context, configs, roles)).toList()))
       .compose(ignored -> {
-        ManagementServer management = new ManagementServer(health, registry, settings.text("http.host"), settings.integer("management.port"));
+        ManagementServer management = new ManagementServer(health, registry, http.host(), settings.integer("management.port"));
         return vertx.deployVerticle(management).map(id -> management.actualPort());
       })
       .map(port -> {
@@ -98,17 +105,22 @@ public final class Application {
       });
   }
 
-  private Future<Void> migrate(Set<Role> roles) {
+  private Future<Void> migrate(PgConfig pg, Set<Role> roles) {
     var schemas = roles.stream().flatMap(r -> r.schemas().stream()).toList();
+    boolean demoSeed = settings.flag("demo.seed");
     return vertx.executeBlocking(() -> {
-      Migrations.migrate(settings, schemas);
+      Migrations.migrate(pg, demoSeed, schemas);
       return null;
     });
   }
 
-  private Future<Void> ensureTopics() {
-    KafkaAdminClient admin = KafkaAdminClient.create(vertx, Map.of("bootstrap.servers", settings.text("kafka.bootstrap")));
-    return Topics.ensure(admin, settings).eventually(() -> admin.close(5_000));
+  private Future<Void> ensureTopics(KafkaConfig kafka, TopicsConfig topics) {
+    KafkaAdminClient admin = KafkaAdminClient.create(vertx, Map.of("bootstrap.servers", kafka.bootstrap()));
+    return Topics.ensure(admin, topics).eventually(() -> admin.close(5_000));
+  }
+
+  private Future<Void> brokerHealth(KafkaConfig kafka, TopicsConfig topics, Health health) {
+    return vertx.deployVerticle(new BrokerHealth(kafka, List.copyOf(Topics.partitions(topics).keySet()), health)).mapEmpty();
   }
 
   /** Undeploys every verticle (consumers commit and leave their groups) and closes the database client. */

@@ -1,23 +1,16 @@
 package ccp.app;
 
 import ccp.cadena.Cadena;
-import ccp.cadena.CadenaConfig;
 import ccp.etapas.Etapas;
-import ccp.etapas.EtapasConfig;
 import ccp.gateway.Gateway;
-import ccp.gateway.GatewayConfig;
 import ccp.gestor.Gestor;
-import ccp.gestor.GestorConfig;
 import ccp.pedidos.Pedidos;
-import ccp.pedidos.PedidosConfig;
-import ccp.vigilancia.Vigilancia;
-import ccp.vigilancia.VigilanciaConfig;
 import ccp.platform.config.ConfigException;
-import ccp.platform.config.Settings;
 import ccp.platform.role.AppApi;
 import ccp.platform.role.RoleContext;
+import ccp.seguridad.ListaRevocacion;
 import ccp.seguridad.Seguridad;
-import ccp.seguridad.SeguridadConfig;
+import ccp.vigilancia.Vigilancia;
 import io.vertx.core.Future;
 
 import java.util.Arrays;
@@ -38,26 +31,26 @@ public enum Role {
   // The gateway reads the Lista de revocación and the Gestor's block on every request: it needs those tables. It serves
   // in-process the App routes of the roles that run beside it, and forwards the others.
   GATEWAY(List.of("gestor", "seguridad"), Role::gateway, null),
-  GESTOR(List.of("gestor"), (c, s, roles) -> Gestor.deploy(c, GestorConfig.from(s)), (c, s) -> Gestor.api(c)),
-  SEGURIDAD(List.of("seguridad"), (c, s, roles) -> Seguridad.deploy(c, SeguridadConfig.from(s)), null),
-  PEDIDOS(List.of("pedidos"), (c, s, roles) -> Pedidos.deploy(c, PedidosConfig.from(s)), (c, s) -> Pedidos.api(c)),
-  CADENA(List.of("cadena"), (c, s, roles) -> Cadena.deploy(c, CadenaConfig.from(s)), (c, s) -> Cadena.api(c, CadenaConfig.from(s))),
-  FACTURACION(List.of("facturacion"), (c, s, roles) -> Etapas.facturacion(c, EtapasConfig.from(s)), null),
-  INVENTARIO(List.of("inventario"), (c, s, roles) -> Etapas.inventario(c, EtapasConfig.from(s)), null),
-  DESPACHO(List.of("despacho"), (c, s, roles) -> Etapas.despacho(c, EtapasConfig.from(s)), null),
-  VIGILANCIA(List.of("cadena"), (c, s, roles) -> Vigilancia.deploy(c, VigilanciaConfig.from(s)), null);
+  GESTOR(List.of("gestor"), (c, cfg, roles) -> Gestor.deploy(c, cfg.gestor()), (c, cfg) -> Gestor.api(c)),
+  SEGURIDAD(List.of("seguridad"), (c, cfg, roles) -> Seguridad.deploy(c, cfg.seguridad()), null),
+  PEDIDOS(List.of("pedidos"), (c, cfg, roles) -> Pedidos.deploy(c, cfg.pedidos()), (c, cfg) -> Pedidos.api(c)),
+  CADENA(List.of("cadena"), (c, cfg, roles) -> Cadena.deploy(c, cfg.cadena()), (c, cfg) -> Cadena.api(c, cfg.cadena())),
+  FACTURACION(List.of("facturacion"), (c, cfg, roles) -> Etapas.facturacion(c, cfg.etapas()), null),
+  INVENTARIO(List.of("inventario"), (c, cfg, roles) -> Etapas.inventario(c, cfg.etapas()), null),
+  DESPACHO(List.of("despacho"), (c, cfg, roles) -> Etapas.despacho(c, cfg.etapas()), null),
+  VIGILANCIA(List.of("cadena"), (c, cfg, roles) -> Vigilancia.deploy(c, cfg.vigilancia()), null);
 
-  /** Deploys a role's verticles in a process that runs {@code roles}, from its validated settings. */
+  /** Deploys a role's verticles in a process that runs {@code roles}, from the process's typed settings. */
   @FunctionalInterface
   interface Deployer {
-    Future<Void> deploy(RoleContext context, Settings settings, Set<Role> roles);
+    Future<Void> deploy(RoleContext context, RoleConfigs configs, Set<Role> roles);
   }
 
   private final List<String> schemas;
   private final Deployer deployer;
-  private final BiFunction<RoleContext, Settings, AppApi> api;
+  private final BiFunction<RoleContext, RoleConfigs, AppApi> api;
 
-  Role(List<String> schemas, Deployer deployer, BiFunction<RoleContext, Settings, AppApi> api) {
+  Role(List<String> schemas, Deployer deployer, BiFunction<RoleContext, RoleConfigs, AppApi> api) {
     this.schemas = schemas;
     this.deployer = deployer;
     this.api = api;
@@ -71,8 +64,8 @@ public enum Role {
     return schemas;
   }
 
-  Future<Void> deploy(RoleContext context, Settings settings, Set<Role> roles) {
-    return deployer.deploy(context, settings, roles);
+  Future<Void> deploy(RoleContext context, RoleConfigs configs, Set<Role> roles) {
+    return deployer.deploy(context, configs, roles);
   }
 
   /**
@@ -84,17 +77,18 @@ public enum Role {
     return this == GATEWAY || this == PEDIDOS;
   }
 
-  private static Future<Void> gateway(RoleContext context, Settings settings, Set<Role> roles) {
-    return Gateway.deploy(context, GatewayConfig.from(settings), new Gateway.Locales(GESTOR.api(context, settings, roles),
-      PEDIDOS.api(context, settings, roles), CADENA.api(context, settings, roles)));
+  private static Future<Void> gateway(RoleContext context, RoleConfigs configs, Set<Role> roles) {
+    return Gateway.deploy(context, configs.gateway(), new Gateway.Locales(GESTOR.api(context, configs, roles),
+      PEDIDOS.api(context, configs, roles), CADENA.api(context, configs, roles)),
+      new ListaRevocacion(context.sql(), configs.revocacionLoteMax()));
   }
 
   /**
    * How a gateway in the same process builds this role's App routes (one per gateway verticle: their state is that
    * verticle's); empty when the role runs elsewhere or has none.
    */
-  private Optional<Supplier<AppApi>> api(RoleContext context, Settings settings, Set<Role> roles) {
-    return roles.contains(this) && api != null ? Optional.of(() -> api.apply(context, settings)) : Optional.empty();
+  private Optional<Supplier<AppApi>> api(RoleContext context, RoleConfigs configs, Set<Role> roles) {
+    return roles.contains(this) && api != null ? Optional.of(() -> api.apply(context, configs)) : Optional.empty();
   }
 
   /** Parses {@code all} or a comma list such as {@code gestor,seguridad}. */

@@ -1,8 +1,6 @@
 package ccp.app;
 
 import ccp.platform.cli.ConfOption;
-import ccp.platform.config.Settings;
-import ccp.platform.http.DevelopmentKey;
 import ccp.platform.infra.Infrastructure;
 import ccp.platform.infra.LocalServers;
 import org.slf4j.Logger;
@@ -39,8 +37,7 @@ public final class RunCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Set<Role> parsed = Role.parse(roles);
     long began = System.nanoTime();
-    Settings settings = DevelopmentKey.resolve(conf.settings());
-    Infrastructure infrastructure = Infrastructure.start(settings, local);
+    Infrastructure infrastructure = Infrastructure.start(conf.settings(), local);
     Application app;
     try {
       app = Application.start(infrastructure.settings(), parsed).await(120, TimeUnit.SECONDS);

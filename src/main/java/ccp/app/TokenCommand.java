@@ -2,7 +2,8 @@ package ccp.app;
 
 import ccp.platform.cli.ConfOption;
 import ccp.platform.config.ConfigException;
-import ccp.platform.http.DevelopmentKey;
+import ccp.platform.config.DevelopmentKey;
+import ccp.platform.http.JwtConfig;
 import ccp.platform.http.Tokens;
 import io.vertx.core.Vertx;
 import picocli.CommandLine.Command;
@@ -33,7 +34,8 @@ public final class TokenCommand implements Callable<Integer> {
     if (!Tokens.PERFILES.contains(upper)) throw new ConfigException("unknown perfil '" + perfil + "' (valid: " + Tokens.PERFILES + ")");
     Vertx vertx = Vertx.vertx();
     try {
-      System.out.println(Tokens.create(vertx, DevelopmentKey.resolve(conf.settings())).mint(actor, upper));
+      Tokens tokens = Tokens.create(vertx, JwtConfig.from(DevelopmentKey.resolve(conf.settings())));
+      System.out.println(tokens.mint(actor, upper));
     } finally {
       vertx.close();
     }

@@ -26,14 +26,12 @@ final class ApiBandeja implements AppApi {
   private static final Set<String> ESTADOS = Set.of("ABIERTO", "CERRADO", "REINTENTADO");
 
   private final int esperaMs;
-  private final Bandeja bandeja;
   private final RepositorioCadena cadenas;
   private final EventPublisher publisher;
   private final PublicadorComandos comandos;
 
   ApiBandeja(RoleContext role, int esperaMs) {
     this.esperaMs = esperaMs;
-    this.bandeja = new Bandeja(role.sql());
     this.cadenas = new RepositorioCadena(role.sql());
     this.publisher = EventPublisher.create(role.vertx(), role.kafka());
     this.comandos = new PublicadorComandos(publisher);
@@ -56,12 +54,12 @@ final class ApiBandeja implements AppApi {
   private void listar(RoutingContext ctx) {
     String estado = ctx.queryParams().get("estado") == null ? "ABIERTO" : ctx.queryParams().get("estado");
     if (!ESTADOS.contains(estado)) throw new JsonBody.BadRequest("estado", "must be one of " + ESTADOS);
-    bandeja.listar(estado, 200).onSuccess(items -> JsonResponse.ok(ctx, new JsonObject().put("items", items))).onFailure(ctx::fail);
+    cadenas.itemsBandeja(estado, 200).onSuccess(items -> JsonResponse.ok(ctx, new JsonObject().put("items", items))).onFailure(ctx::fail);
   }
 
   private void leer(RoutingContext ctx) {
     UUID id = id(ctx);
-    bandeja.leer(id).onSuccess(item -> {
+    cadenas.itemBandeja(id).onSuccess(item -> {
       if (item.isEmpty()) ApiErrors.send(ctx, 404, "not_found", "no inbox item " + id);
       else JsonResponse.ok(ctx, item.get());
     }).onFailure(ctx::fail);
@@ -71,7 +69,7 @@ final class ApiBandeja implements AppApi {
     UUID id = id(ctx);
     String motivo = JsonBody.text(JsonBody.object(ctx, Set.of("motivo")), "motivo", Pattern.compile("[^\\p{Cntrl}]{1,500}"),
       "1 to 500 printable characters");
-    bandeja.cerrar(id, motivo + " (" + Actor.of(ctx).id() + ")").compose(cerrado -> bandeja.leer(id).map(item -> {
+    cadenas.cerrarItem(id, motivo + " (" + Actor.of(ctx).id() + ")").compose(cerrado -> cadenas.itemBandeja(id).map(item -> {
       if (item.isEmpty()) ApiErrors.send(ctx, 404, "not_found", "no inbox item " + id);
       else if (!cerrado) ApiErrors.send(ctx, 409, "not_open", "inbox item " + id + " is " + item.get().getString("estado"));
       else JsonResponse.ok(ctx, item.get());
@@ -82,7 +80,7 @@ final class ApiBandeja implements AppApi {
   /** The stage is retried only if it is still escalated; the item is then marked REINTENTADO. */
   private void reintentar(RoutingContext ctx) {
     UUID id = id(ctx);
-    bandeja.leer(id).compose(item -> {
+    cadenas.itemBandeja(id).compose(item -> {
       if (item.isEmpty()) {
         ApiErrors.send(ctx, 404, "not_found", "no inbox item " + id);
         return Future.succeededFuture();
@@ -101,8 +99,8 @@ final class ApiBandeja implements AppApi {
         }
         int intento = reintento.get().intento();
         return comandos.ejecutar(pedido, etapa, intento, reintento.get().lineas())
-          .compose(sent -> bandeja.marcarReintento(id, Actor.of(ctx).id()))
-          .compose(marked -> bandeja.leer(id))
+          .compose(sent -> cadenas.marcarReintento(id, Actor.of(ctx).id()))
+          .compose(marked -> cadenas.itemBandeja(id))
           .onSuccess(updated -> JsonResponse.send(ctx, 202, updated.orElseThrow().put("intento", intento)))
           .mapEmpty();
       });

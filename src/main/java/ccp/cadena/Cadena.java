@@ -3,6 +3,7 @@ package ccp.cadena;
 import ccp.platform.role.AppApi;
 import ccp.platform.role.RoleContext;
 import io.vertx.core.Future;
+import io.vertx.sqlclient.SqlClient;
 
 import java.util.List;
 
@@ -17,6 +18,11 @@ public final class Cadena {
 
   public static AppApi api(RoleContext role, CadenaConfig config) {
     return new ApiBandeja(role, config.esperaReintentoMs());
+  }
+
+  /** The Monitor de la cadena's (vigilancia) only way into the chain's state: RegistroSenales (R1–R5). */
+  public static RegistroSenales registroSenales(SqlClient sql) {
+    return new RepositorioCadena(sql);
   }
 
   public static Future<Void> deploy(RoleContext role, CadenaConfig config) {

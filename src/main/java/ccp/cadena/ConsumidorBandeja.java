@@ -17,7 +17,6 @@ final class ConsumidorBandeja extends ConsumerVerticle {
 
   private final RoleContext role;
   private final String topic;
-  private Bandeja bandeja;
   private RepositorioCadena cadenas;
 
   private ConsumidorBandeja(RoleContext role, String group, String topic) {
@@ -36,7 +35,6 @@ final class ConsumidorBandeja extends ConsumerVerticle {
 
   @Override
   protected void prepare() {
-    bandeja = new Bandeja(role.sql());
     cadenas = new RepositorioCadena(role.sql());
   }
 
@@ -44,7 +42,7 @@ final class ConsumidorBandeja extends ConsumerVerticle {
   protected Future<Void> handle(Envelope event) {
     UUID id = UUID.fromString(event.id());
     if (Topics.COLA_FALLIDOS.equals(topic)) {
-      return bandeja.fallido(id, event.data().copy().put("type", event.type()).put("source", event.source()));
+      return cadenas.archivarFallido(id, event.data().copy().put("type", event.type()).put("source", event.source()));
     }
     EventTypes.require(event, EventTypes.ESCALADA, Topics.CADENA_ESCALADA);
     return cadenas.archivarEscalada(id, UUID.fromString(event.textOf("pedido")), Etapa.valueOf(event.textOf("etapa")), event.data());

@@ -34,7 +34,7 @@ final class ConsumidorMensajes extends ConsumerVerticle {
   protected void prepare() {
     orquestador = new OrquestadorCadena(new RepositorioCadena(role.sql()), new PublicadorComandos(publisher()),
       config.plazoEtapaMs(), config.loteMax(), AsrTimers.asr4(role.registry(), config.asr4Budget()),
-      new Bandeja(role.sql()), Timer.builder("chain_completion")
+      Timer.builder("chain_completion")
         .description("An order's chain, started from its committed write, to pedido.listo")
         .publishPercentileHistogram()
         .register(role.registry()));
@@ -50,6 +50,13 @@ final class ConsumidorMensajes extends ConsumerVerticle {
     } catch (IllegalArgumentException e) {
       throw new PoisonMessageException("unknown etapa " + confirmacion.textOf("etapa"));
     }
-    return orquestador.confirmada(pedido, etapa, confirmacion.textOf("resultado"));
+    ResultadoEtapa resultado;
+    try {
+      resultado = ResultadoEtapa.valueOf(confirmacion.textOf("resultado"));
+    } catch (IllegalArgumentException e) {
+      // Deterministic for this record: retrying would hold the partition's commit back for ever.
+      throw new PoisonMessageException("unknown resultado " + confirmacion.textOf("resultado"));
+    }
+    return orquestador.confirmada(pedido, etapa, resultado);
   }
 }

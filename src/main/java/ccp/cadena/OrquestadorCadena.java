@@ -24,13 +24,11 @@ final class OrquestadorCadena {
   private final RepositorioCadena cadenas;
   private final PublicadorComandos comandos;
   private final Timer asr4;
-  private final Bandeja bandeja;
   private final Timer completas;
   private final Combiner<UUID, RepositorioCadena.Confirmacion, RepositorioCadena.Avance> avances;
 
   OrquestadorCadena(RepositorioCadena cadenas, PublicadorComandos comandos, long plazoMs, int loteMax, Timer asr4,
-                    Bandeja bandeja, Timer completas) {
-    this.bandeja = bandeja;
+                    Timer completas) {
     this.completas = completas;
     this.cadenas = cadenas;
     this.comandos = comandos;
@@ -38,17 +36,16 @@ final class OrquestadorCadena {
     this.avances = new Combiner<>(loteMax, RepositorioCadena.Confirmacion::pedido, lote -> cadenas.avanzar(lote, plazoMs));
   }
 
-  Future<Void> confirmada(UUID pedido, Etapa etapa, String resultado) {
+  Future<Void> confirmada(UUID pedido, Etapa etapa, ResultadoEtapa resultado) {
     return switch (resultado) {
-      case "COMPLETADA" -> completada(pedido, etapa);
-      case "RECHAZADA" -> cadenas.rechazar(pedido, etapa).compose(rechazo -> rechazo
+      case COMPLETADA -> completada(pedido, etapa);
+      case RECHAZADA -> cadenas.rechazar(pedido, etapa).compose(rechazo -> rechazo
         ? comandos.compensar(pedido, Etapa.FACTURACION)
         : Future.succeededFuture());
-      case "COMPENSADA" -> {
+      case COMPENSADA -> {
         LOG.info("Order {}: {} compensated", pedido, etapa);
         yield Future.succeededFuture();
       }
-      default -> Future.failedFuture(new IllegalArgumentException("unknown resultado " + resultado));
     };
   }
 
@@ -69,7 +66,7 @@ final class OrquestadorCadena {
       asr4.record(Duration.between(avance.reintentoDesde().toInstant(), Instant.now()));
     } else if (avance.antes() == EstadoEtapa.ESCALADA) {
       LOG.info("Order {}: {} confirmed after its escalation; the chain goes on and its inbox item closes", pedido, etapa);
-      bandeja.cerrarPorConfirmacionTardia(pedido, etapa)
+      cadenas.cerrarPorConfirmacionTardia(pedido, etapa)
         .onFailure(err -> LOG.warn("Closing the inbox item of {} {} failed: {}", pedido, etapa, err.toString()));
     }
   }

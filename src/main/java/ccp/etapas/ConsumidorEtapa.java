@@ -74,7 +74,7 @@ final class ConsumidorEtapa extends ConsumerVerticle {
       .put("pedido", pedido.toString())
       .put("etapa", etapa.name())
       .put("intento", intento)
-      .put("resultado", resultado.resultado())
+      .put("resultado", resultado.resultado().name())
       .put("motivo", resultado.motivo());
     Envelope confirmacion = Envelope.create(EventTypes.ETAPA_COMPLETADA, "/etapas/" + etapa.name().toLowerCase(), pedido.toString(), data);
     return publisher().publish(Topics.ETAPA_COMPLETADA, pedido.toString(), confirmacion).mapEmpty();

@@ -1,5 +1,6 @@
 package ccp.etapas;
 
+import ccp.cadena.ResultadoEtapa;
 import ccp.platform.db.Combiner;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -38,7 +39,7 @@ interface Efecto {
       pedidos.add(new JsonObject().put("pedido", o.pedido().toString()).put("lineas", o.lineas()).put("unidades", unidades(o.lineas())));
     }
     return sql.preparedQuery(sentencia).execute(Tuple.of(pedidos)).map(rows -> Combiner.byKey(rows,
-      row -> row.getUUID("pedido"), row -> new Resultado(row.getString("resultado"), row.getString("motivo"))));
+      row -> row.getUUID("pedido"), row -> new Resultado(ResultadoEtapa.valueOf(row.getString("resultado")), row.getString("motivo"))));
   }
 
   /**

@@ -1,5 +1,6 @@
 package ccp.etapas;
 
+import ccp.cadena.ResultadoEtapa;
 import ccp.platform.role.RoleContext;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -39,6 +40,6 @@ public final class Etapas {
    */
   public static Reserva reservaInventario(SqlClient sql, int loteMax) {
     Inventario inventario = new Inventario(sql, loteMax);
-    return (pedido, lineas) -> inventario.aplicar(pedido, lineas).map(r -> Resultado.COMPLETADA.equals(r.resultado()));
+    return (pedido, lineas) -> inventario.aplicar(pedido, lineas).map(r -> r.resultado() == ResultadoEtapa.COMPLETADA);
   }
 }

@@ -1,5 +1,6 @@
 package ccp.etapas;
 
+import ccp.cadena.ResultadoEtapa;
 import ccp.platform.db.Combiner;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -52,7 +53,7 @@ final class Facturacion implements Efecto {
   @Override
   public Future<Resultado> compensar(UUID pedido) {
     return sql.preparedQuery(COMPENSAR).execute(Tuple.of(pedido)).map(rows -> rows.size() == 0
-      ? new Resultado(Resultado.COMPENSADA, "sin factura")
+      ? new Resultado(ResultadoEtapa.COMPENSADA, "sin factura")
       : Resultado.of(rows));
   }
 }

@@ -1,5 +1,6 @@
 package ccp.etapas;
 
+import ccp.cadena.ResultadoEtapa;
 import ccp.platform.db.Combiner;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -62,11 +63,11 @@ final class Inventario implements Efecto {
     JsonArray pedidos = new JsonArray();
     for (Orden r : lote) pedidos.add(new JsonObject().put("pedido", r.pedido().toString()).put("lineas", r.lineas()));
     return sql.preparedQuery(RESERVAR).execute(Tuple.of(pedidos)).map(rows -> Combiner.byKey(rows,
-      row -> row.getUUID("r_pedido"), row -> new Resultado(row.getString("r_resultado"), row.getString("r_motivo"))));
+      row -> row.getUUID("r_pedido"), row -> new Resultado(ResultadoEtapa.valueOf(row.getString("r_resultado")), row.getString("r_motivo"))));
   }
 
   @Override
   public Future<Resultado> compensar(UUID pedido) {
-    return sql.preparedQuery(LIBERAR).execute(Tuple.of(pedido)).map(x -> new Resultado(Resultado.COMPENSADA, "reserva liberada"));
+    return sql.preparedQuery(LIBERAR).execute(Tuple.of(pedido)).map(x -> new Resultado(ResultadoEtapa.COMPENSADA, "reserva liberada"));
   }
 }

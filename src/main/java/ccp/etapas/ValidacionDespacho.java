@@ -1,5 +1,6 @@
 package ccp.etapas;
 
+import ccp.cadena.ResultadoEtapa;
 import ccp.platform.db.Combiner;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -34,6 +35,6 @@ final class ValidacionDespacho implements Efecto {
 
   @Override
   public Future<Resultado> compensar(UUID pedido) {
-    return sql.preparedQuery(COMPENSAR).execute(Tuple.of(pedido)).map(x -> new Resultado(Resultado.COMPENSADA, "cadena detenida"));
+    return sql.preparedQuery(COMPENSAR).execute(Tuple.of(pedido)).map(x -> new Resultado(ResultadoEtapa.COMPENSADA, "cadena detenida"));
   }
 }

@@ -21,8 +21,8 @@ public final class Gateway {
 
   private Gateway() {}
 
-  public static Future<Void> deploy(RoleContext role, GatewayConfig config, Locales locales) {
-    ListaRevocacion lista = new ListaRevocacion(role.sql(), config.revocacionLoteMax());
+  /** {@code lista}: the Lista de revocación its readiness reads, from the process's settings like every role's door. */
+  public static Future<Void> deploy(RoleContext role, GatewayConfig config, Locales locales, ListaRevocacion lista) {
     // Ready only when the list (migrated by the seguridad and gestor roles) can be read.
     role.health().readiness().register("lista-revocacion", 2_000, promise -> lista.estado("readiness-probe")
       .onSuccess(ok -> promise.complete(Status.OK()))

@@ -1,7 +1,8 @@
 package ccp.vigilancia;
 
-import ccp.cadena.RepositorioCadena;
-import ccp.cadena.RepositorioCadena.Senal;
+import ccp.cadena.Cadena;
+import ccp.cadena.RegistroSenales;
+import ccp.cadena.Senal;
 import ccp.platform.async.PeriodicTask;
 import ccp.platform.kafka.EventPublisher;
 import ccp.platform.metrics.AsrTimers;
@@ -22,7 +23,7 @@ final class BarridoPlazos extends VerticleBase {
 
   private final RoleContext role;
   private final VigilanciaConfig config;
-  private RepositorioCadena cadenas;
+  private RegistroSenales registro;
   private EventPublisher publisher;
   private PublicadorReintentos reintentos;
   private Timer asr3;
@@ -35,7 +36,7 @@ final class BarridoPlazos extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    cadenas = new RepositorioCadena(role.sql());
+    registro = Cadena.registroSenales(role.sql());
     publisher = EventPublisher.create(vertx, role.kafka());
     reintentos = new PublicadorReintentos(publisher);
     asr3 = AsrTimers.asr3(role.registry(), config.asr3Budget());
@@ -51,14 +52,14 @@ final class BarridoPlazos extends VerticleBase {
 
   /** R1–R3 (read-only on the chain), then R4–R5 for every signal not yet acknowledged. */
   private Future<?> barrer() {
-    return cadenas.senalarVencidas()
-      .compose(x -> cadenas.senalesPorPublicar())
+    return registro.senalarVencidas()
+      .compose(x -> registro.senalesPorPublicar())
       .compose(senales -> Future.join(senales.stream().map(this::publicar).toList()));
   }
 
   private Future<Void> publicar(Senal senal) {
     return reintentos.reintentar(senal)
-      .compose(ack -> cadenas.senalPublicada(senal))
+      .compose(ack -> registro.senalPublicada(senal))
       .onSuccess(marcada -> {
         if (marcada && senal.enCursoDesde() != null) asr3.record(Duration.between(senal.enCursoDesde().toInstant(), Instant.now()));
       })

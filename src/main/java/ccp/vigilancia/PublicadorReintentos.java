@@ -1,6 +1,6 @@
 package ccp.vigilancia;
 
-import ccp.cadena.RepositorioCadena.Senal;
+import ccp.cadena.Senal;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventPublisher;
 import ccp.platform.kafka.EventTypes;

@@ -1,7 +1,8 @@
 package ccp.vigilancia;
 
+import ccp.cadena.Cadena;
 import ccp.cadena.Etapa;
-import ccp.cadena.RepositorioCadena;
+import ccp.cadena.RegistroSenales;
 import ccp.platform.async.PeriodicTask;
 import ccp.platform.role.RoleContext;
 import io.vertx.core.Future;
@@ -26,7 +27,7 @@ final class SondeoSalud extends VerticleBase {
 
   private final RoleContext role;
   private final VigilanciaConfig config;
-  private RepositorioCadena cadenas;
+  private RegistroSenales registro;
   private KafkaAdminClient admin;
   private PeriodicTask sondeo;
 
@@ -37,7 +38,7 @@ final class SondeoSalud extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    cadenas = new RepositorioCadena(role.sql());
+    registro = Cadena.registroSenales(role.sql());
     admin = KafkaAdminClient.create(vertx, Map.of("bootstrap.servers", role.kafka().bootstrap()));
     sondeo = PeriodicTask.every(vertx, config.sondeoMs(), "Health probe", this::sondear);
     return Future.succeededFuture();
@@ -55,7 +56,7 @@ final class SondeoSalud extends VerticleBase {
         var grupo = grupos.get(etapa.cola());
         boolean viva = grupo != null && !grupo.getMembers().isEmpty();
         if (viva) return Future.<Void>succeededFuture();
-        return cadenas.senalarSinRespuesta(etapa).<Void>map(senaladas -> {
+        return registro.senalarSinRespuesta(etapa).<Void>map(senaladas -> {
           if (senaladas > 0) LOG.warn("{} has no live consumer: {} stages in flight signalled early", etapa, senaladas);
           return null;
         });

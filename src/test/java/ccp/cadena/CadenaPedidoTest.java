@@ -3,7 +3,6 @@ package ccp.cadena;
 import ccp.app.Role;
 import ccp.platform.kafka.Topics;
 import ccp.support.Api;
-import ccp.support.Await;
 import ccp.support.Db;
 import ccp.support.Http;
 import ccp.support.RunningApp;
@@ -22,6 +21,7 @@ import java.util.List;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 @DisplayName("DG-CON-003 steps 1–14: Facturación → Inventario → Validación de despacho → pedido.listo, each effect once")
 class CadenaPedidoTest {
@@ -46,10 +46,10 @@ class CadenaPedidoTest {
     String producto = producto(100);
     String pedido = pedir(producto, 3);
 
-    Await.until(Duration.ofSeconds(20), () -> estadoCadena(pedido), "LISTO"::equals, "the chain to finish");
+    await("the chain to finish").atMost(Duration.ofSeconds(20)).until(() -> estadoCadena(pedido), "LISTO"::equals);
     assertThat(Db.strings(app.settings(), "SELECT etapa || ' ' || estado FROM cadena.cadena_etapa WHERE pedido = ?::uuid ORDER BY orden", pedido))
       .containsExactly("FACTURACION COMPLETADA", "INVENTARIO COMPLETADA", "DESPACHO COMPLETADA");
-    Await.until(Duration.ofSeconds(10), () -> cuenta("cadena.pedidos_listos", pedido), n -> n == 1, "Logística's record");
+    await("Logística's record").atMost(Duration.ofSeconds(10)).until(() -> cuenta("cadena.pedidos_listos", pedido), n -> n == 1);
     assertThat(cuenta("facturacion.facturas", pedido)).isEqualTo(1);
     assertThat(cuenta("inventario.reservas", pedido)).isEqualTo(1);
     assertThat(cuenta("despacho.validaciones", pedido)).isEqualTo(1);
@@ -61,8 +61,8 @@ class CadenaPedidoTest {
   void redeliveriesHaveOneEffect() {
     String producto = producto(100);
     String pedido = pedir(producto, 5);
-    Await.until(Duration.ofSeconds(20), () -> estadoCadena(pedido), "LISTO"::equals, "the chain to finish");
-    Await.until(Duration.ofSeconds(10), () -> cuenta("cadena.pedidos_listos", pedido), n -> n == 1, "Logística's record");
+    await("the chain to finish").atMost(Duration.ofSeconds(20)).until(() -> estadoCadena(pedido), "LISTO"::equals);
+    await("Logística's record").atMost(Duration.ofSeconds(10)).until(() -> cuenta("cadena.pedidos_listos", pedido), n -> n == 1);
 
     List<ConsumerRecord<String, String>> comandos = Topic.read(app.settings(), Topics.ETAPA_EJECUTAR, r -> pedido.equals(r.key()));
     List<ConsumerRecord<String, String>> confirmaciones = Topic.read(app.settings(), Topics.ETAPA_COMPLETADA, r -> pedido.equals(r.key()));
@@ -74,10 +74,10 @@ class CadenaPedidoTest {
       Topic.read(app.settings(), Topics.PEDIDO_LISTO, r -> pedido.equals(r.key())).get(0).value());
 
     // Each redelivered command is re-confirmed: once those are out, every copy was handled.
-    Await.until(Duration.ofSeconds(20), () -> Topic.read(app.settings(), Topics.ETAPA_COMPLETADA, r -> pedido.equals(r.key())).size(),
-      n -> n >= 6, "the re-confirmations");
-    Await.until(Duration.ofSeconds(10), () -> Topic.read(app.settings(), Topics.PEDIDO_LISTO, r -> pedido.equals(r.key())).size(),
-      n -> n >= 2, "pedido.listo handled again");
+    await("the re-confirmations").atMost(Duration.ofSeconds(20))
+      .until(() -> Topic.read(app.settings(), Topics.ETAPA_COMPLETADA, r -> pedido.equals(r.key())).size(), n -> n >= 6);
+    await("pedido.listo handled again").atMost(Duration.ofSeconds(10))
+      .until(() -> Topic.read(app.settings(), Topics.PEDIDO_LISTO, r -> pedido.equals(r.key())).size(), n -> n >= 2);
     assertThat(cuenta("facturacion.facturas", pedido)).isEqualTo(1);
     assertThat(cuenta("inventario.reservas", pedido)).isEqualTo(1);
     assertThat(cuenta("despacho.validaciones", pedido)).isEqualTo(1);
@@ -92,10 +92,10 @@ class CadenaPedidoTest {
     String producto = producto(1);
     String pedido = pedir(producto, 2);
 
-    Await.until(Duration.ofSeconds(20), () -> estadoCadena(pedido), "RECHAZADO"::equals, "the rejection");
+    await("the rejection").atMost(Duration.ofSeconds(20)).until(() -> estadoCadena(pedido), "RECHAZADO"::equals);
     assertThat(Db.strings(app.settings(), "SELECT etapa || ' ' || estado FROM cadena.cadena_etapa WHERE pedido = ?::uuid ORDER BY orden", pedido))
       .containsExactly("FACTURACION COMPLETADA", "INVENTARIO RECHAZADA", "DESPACHO PENDIENTE");
-    Await.until(Duration.ofSeconds(10), () -> cuenta("facturacion.notas_credito", pedido), n -> n == 1, "the credit note");
+    await("the credit note").atMost(Duration.ofSeconds(10)).until(() -> cuenta("facturacion.notas_credito", pedido), n -> n == 1);
     assertThat(cuenta("inventario.reservas", pedido)).isZero();
     assertThat(stock(producto)).isEqualTo(1);
     assertThat(cuenta("despacho.validaciones", pedido)).isZero();

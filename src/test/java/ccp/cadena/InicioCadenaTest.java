@@ -3,7 +3,6 @@ package ccp.cadena;
 import ccp.app.Role;
 import ccp.platform.kafka.Topics;
 import ccp.support.Api;
-import ccp.support.Await;
 import ccp.support.Db;
 import ccp.support.RunningApp;
 import ccp.support.SharedInfra;
@@ -23,6 +22,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
 
 @DisplayName("DG-CON-003 steps 1–5: an order's committed write starts its chain")
 class InicioCadenaTest {
@@ -49,7 +49,7 @@ class InicioCadenaTest {
     String vendedor = Db.newActor(app.settings(), "VENDEDOR");
     String pedido = api.pedidoAceptado(vendedor);
 
-    List<String> etapas = Await.until(Duration.ofSeconds(10), () -> estados(pedido), l -> l.size() == 3, "the stage rows");
+    List<String> etapas = await("the stage rows").atMost(Duration.ofSeconds(10)).until(() -> estados(pedido), l -> l.size() == 3);
     assertThat(etapas).containsExactly("FACTURACION EN_CURSO 1", "INVENTARIO PENDIENTE 0", "DESPACHO PENDIENTE 0");
     OffsetDateTime plazo = OffsetDateTime.parse(Db.strings(app.settings(),
       "SELECT to_char(plazo AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') FROM cadena.cadena_etapa WHERE pedido = ?::uuid AND etapa = 'FACTURACION'",
@@ -58,8 +58,8 @@ class InicioCadenaTest {
       "SELECT to_char(iniciada_en AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') FROM cadena.cadenas WHERE pedido = ?::uuid", pedido).get(0));
     assertThat(Duration.between(iniciada, plazo).toMillis()).isCloseTo(25_000L, within(1_000L));
 
-    var comandos = Await.until(Duration.ofSeconds(10), () -> Topic.read(app.settings(), Topics.ETAPA_EJECUTAR, r -> pedido.equals(r.key())),
-      l -> !l.isEmpty(), "the command");
+    var comandos = await("the command").atMost(Duration.ofSeconds(10))
+      .until(() -> Topic.read(app.settings(), Topics.ETAPA_EJECUTAR, r -> pedido.equals(r.key())), l -> !l.isEmpty());
     JsonObject data = new JsonObject(comandos.get(0).value()).getJsonObject("data");
     assertThat(comandos).hasSize(1);
     assertThat(data.getString("etapa")).isEqualTo("FACTURACION");
@@ -72,14 +72,14 @@ class InicioCadenaTest {
   void redeliveredWriteKeepsOneChain() {
     String vendedor = Db.newActor(app.settings(), "VENDEDOR");
     String pedido = api.pedidoAceptado(vendedor);
-    String escritura = Await.until(Duration.ofSeconds(10),
-      () -> Topic.read(app.settings(), Topics.ESCRITURA_REALIZADA, r -> pedido.equals(r.key())), l -> !l.isEmpty(), "the write")
+    String escritura = await("the write").atMost(Duration.ofSeconds(10)).until(
+      () -> Topic.read(app.settings(), Topics.ESCRITURA_REALIZADA, r -> pedido.equals(r.key())), l -> !l.isEmpty())
       .get(0).value();
-    Await.until(Duration.ofSeconds(10), () -> estados(pedido), l -> l.size() == 3, "the stage rows");
+    await("the stage rows").atMost(Duration.ofSeconds(10)).until(() -> estados(pedido), l -> l.size() == 3);
 
     Topic.send(app.settings(), Topics.ESCRITURA_REALIZADA, pedido, escritura);
-    var comandos = Await.until(Duration.ofSeconds(10), () -> Topic.read(app.settings(), Topics.ETAPA_EJECUTAR, r -> pedido.equals(r.key())),
-      l -> l.size() == 2, "the command sent again");
+    var comandos = await("the command sent again").atMost(Duration.ofSeconds(10))
+      .until(() -> Topic.read(app.settings(), Topics.ETAPA_EJECUTAR, r -> pedido.equals(r.key())), l -> l.size() == 2);
     assertThat(comandos).extracting(r -> new JsonObject(r.value()).getJsonObject("data").getString("etapa") + "/"
       + new JsonObject(r.value()).getJsonObject("data").getInteger("intento")).containsOnly("FACTURACION/1");
     assertThat(estados(pedido)).containsExactly("FACTURACION EN_CURSO 1", "INVENTARIO PENDIENTE 0", "DESPACHO PENDIENTE 0");

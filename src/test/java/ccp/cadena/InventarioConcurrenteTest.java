@@ -3,7 +3,6 @@ package ccp.cadena;
 import ccp.app.Role;
 import ccp.platform.config.Settings;
 import ccp.platform.kafka.Topics;
-import ccp.support.Await;
 import ccp.support.Db;
 import ccp.support.RunningApp;
 import ccp.support.SharedInfra;
@@ -22,6 +21,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 @DisplayName("Inventario across processes: one product, stock 1,000, 5,000 reservations of 1 from two processes")
 class InventarioConcurrenteTest {
@@ -68,9 +68,10 @@ class InventarioConcurrenteTest {
           producer.send(new ProducerRecord<>(Topics.ETAPA_EJECUTAR, pedido, comando));
         }
       }
-      Await.until(Duration.ofSeconds(120), () -> Db.count(cluster, "SELECT (SELECT count(*) FROM inventario.reservas WHERE producto = ?)"
-          + " + (SELECT count(*) FROM inventario.etapa_procesada WHERE resultado = 'RECHAZADA' AND motivo = ?)", producto, "sin stock de " + producto),
-        n -> n >= RESERVAS, RESERVAS + " handled (lote-max " + loteMax + ")");
+      await(RESERVAS + " handled (lote-max " + loteMax + ")").atMost(Duration.ofSeconds(120))
+        .until(() -> Db.count(cluster, "SELECT (SELECT count(*) FROM inventario.reservas WHERE producto = ?)"
+            + " + (SELECT count(*) FROM inventario.etapa_procesada WHERE resultado = 'RECHAZADA' AND motivo = ?)", producto, "sin stock de " + producto),
+          n -> n >= RESERVAS);
       elapsed = System.nanoTime() - started;
     }
     assertThat(Db.count(cluster, "SELECT disponible FROM inventario.stock WHERE producto = ?", producto)).isZero();

@@ -2,9 +2,10 @@ package ccp.cadena;
 
 import ccp.app.Role;
 import ccp.platform.config.Settings;
+import ccp.platform.kafka.Envelope;
+import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.Topics;
 import ccp.support.Api;
-import ccp.support.Await;
 import ccp.support.Db;
 import ccp.support.Http;
 import ccp.support.RunningApp;
@@ -61,16 +62,16 @@ class RecuperacionCadenaTest {
   void stoppedStageIsRetriedThenEscalatedThenCompletesLate() throws Exception {
     String pedido = pedir();
 
-    Await.until(Duration.ofSeconds(10), () -> etapa(pedido), e -> e.equals("EN_REINTENTO 2"), "the retry");
+    await("the retry").atMost(Duration.ofSeconds(10)).until(() -> etapa(pedido), e -> e.equals("EN_REINTENTO 2"));
     assertThat(Db.count(cluster, "SELECT count(*) FROM cadena.registro_senales WHERE pedido = ?::uuid AND publicada_en IS NOT NULL", pedido))
       .isEqualTo(1);
     Duration signalled = entre(pedido, "c.iniciada_en", "s.publicada_en");
     assertThat(signalled).isLessThan(Duration.ofMillis(PLAZO_MS + BARRIDO_MS + 2_000));
 
-    Await.until(Duration.ofSeconds(15), () -> etapa(pedido), "ESCALADA 2"::equals, "the escalation");
-    Await.until(Duration.ofSeconds(10), () -> Topic.read(cluster, Topics.CADENA_ESCALADA, r -> pedido.equals(r.key())).size(),
-      n -> n >= 1, "cadena.escalada");
-    Await.until(Duration.ofSeconds(10), () -> itemsDe(pedido, "ABIERTO").size(), n -> n == 1, "the inbox item");
+    await("the escalation").atMost(Duration.ofSeconds(15)).until(() -> etapa(pedido), "ESCALADA 2"::equals);
+    await("cadena.escalada").atMost(Duration.ofSeconds(10))
+      .until(() -> Topic.read(cluster, Topics.CADENA_ESCALADA, r -> pedido.equals(r.key())).size(), n -> n >= 1);
+    await("the inbox item").atMost(Duration.ofSeconds(10)).until(() -> itemsDe(pedido, "ABIERTO").size(), n -> n == 1);
     await("one escalation, one signal, one open item").during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(15))
       .pollInterval(Duration.ofMillis(250))
       .until(() -> Topic.read(cluster, Topics.CADENA_ESCALADA, r -> pedido.equals(r.key())).size() == 1
@@ -78,9 +79,10 @@ class RecuperacionCadenaTest {
         && itemsDe(pedido, "ABIERTO").size() == 1);
 
     try (RunningApp facturacion = RunningApp.start(SharedInfra.process(cluster, Map.of()), EnumSet.of(Role.FACTURACION))) {
-      Await.until(Duration.ofSeconds(20), () -> estado(pedido), "LISTO"::equals, "the chain completed after the late confirmation");
+      await("the chain completed after the late confirmation").atMost(Duration.ofSeconds(20)).until(() -> estado(pedido), "LISTO"::equals);
       assertThat(Db.count(cluster, "SELECT count(*) FROM facturacion.facturas WHERE pedido = ?::uuid", pedido)).isEqualTo(1);
-      JsonObject cerrado = Await.until(Duration.ofSeconds(10), () -> itemsDe(pedido, "CERRADO"), l -> l.size() == 1, "the item closed").get(0);
+      JsonObject cerrado = await("the item closed").atMost(Duration.ofSeconds(10))
+        .until(() -> itemsDe(pedido, "CERRADO"), l -> l.size() == 1).get(0);
       assertThat(cerrado.getString("cierre")).isEqualTo("confirmación tardía");
       assertThat(itemsDe(pedido, "ABIERTO")).isEmpty();
     }
@@ -90,7 +92,7 @@ class RecuperacionCadenaTest {
   @DisplayName("the person responsible retries an escalated stage from the Bandeja; with the stage back, the chain completes")
   void operatorRetriesFromTheInbox() throws Exception {
     String pedido = pedir();
-    JsonObject item = Await.until(Duration.ofSeconds(20), () -> itemsDe(pedido, "ABIERTO"), l -> l.size() == 1, "the inbox item").get(0);
+    JsonObject item = await("the inbox item").atMost(Duration.ofSeconds(20)).until(() -> itemsDe(pedido, "ABIERTO"), l -> l.size() == 1).get(0);
     assertThat(Http.post(app.gatewayUrl() + "/v1/bandeja/" + item.getString("id") + "/reintento", api.token(Db.newActor(cluster, "VENDEDOR")), "")
       .status()).isEqualTo(403);
 
@@ -98,7 +100,7 @@ class RecuperacionCadenaTest {
       // The stage may confirm its late commands first: then the retry is refused and the item closes by itself.
       Http.Response retry = Http.post(app.gatewayUrl() + "/v1/bandeja/" + item.getString("id") + "/reintento", api.token(operador), "");
       assertThat(retry.status()).as(retry.body()).isIn(202, 409);
-      Await.until(Duration.ofSeconds(20), () -> estado(pedido), "LISTO"::equals, "the chain completed");
+      await("the chain completed").atMost(Duration.ofSeconds(20)).until(() -> estado(pedido), "LISTO"::equals);
       assertThat(Db.count(cluster, "SELECT count(*) FROM facturacion.facturas WHERE pedido = ?::uuid", pedido)).isEqualTo(1);
       assertThat(itemsDe(pedido, "ABIERTO")).isEmpty();
     }
@@ -109,14 +111,29 @@ class RecuperacionCadenaTest {
   void poisonCommandBecomesInboxItem() {
     String marca = "veneno-" + java.util.UUID.randomUUID();
     Topic.send(cluster, Topics.ETAPA_EJECUTAR, marca, "{\"no\": \"es un comando\", \"marca\": \"" + marca + "\"}");
-    JsonObject item = Await.until(Duration.ofSeconds(15),
+    JsonObject item = await("the dead letter in the inbox").atMost(Duration.ofSeconds(15)).until(
       () -> api.bandeja(operador, "ABIERTO").stream().filter(i -> i.getJsonObject("detalle").getString("valor", "").contains(marca)).toList(),
-      l -> !l.isEmpty(), "the dead letter in the inbox").get(0);
+      l -> !l.isEmpty()).get(0);
     assertThat(item.getString("tipo")).isEqualTo("FALLIDO");
     assertThat(item.getJsonObject("detalle").getString("motivo")).contains("specversion");
     assertThat(Http.post(app.gatewayUrl() + "/v1/bandeja/" + item.getString("id") + "/cierre", api.token(operador),
       "{\"motivo\":\"revisado\"}").status()).isEqualTo(200);
     assertThat(api.bandeja(operador, "CERRADO")).anyMatch(i -> i.getString("id").equals(item.getString("id")));
+  }
+
+  @Test
+  @DisplayName("a confirmation with an unknown resultado goes to cola.fallidos with its reason, not retried for ever")
+  void unknownResultadoIsPoison() {
+    String pedido = java.util.UUID.randomUUID().toString();
+    JsonObject data = new JsonObject().put("pedido", pedido).put("etapa", "FACTURACION").put("intento", 1)
+      .put("resultado", "QUIZAS").put("motivo", "prueba");
+    Topic.send(cluster, Topics.ETAPA_COMPLETADA, pedido,
+      Envelope.create(EventTypes.ETAPA_COMPLETADA, "/etapas/facturacion", pedido, data).encode());
+    JsonObject item = await("the dead letter in the inbox").atMost(Duration.ofSeconds(15)).until(
+      () -> api.bandeja(operador, "ABIERTO").stream().filter(i -> i.getJsonObject("detalle").getString("valor", "").contains(pedido)).toList(),
+      l -> !l.isEmpty()).get(0);
+    assertThat(item.getJsonObject("detalle").getString("motivo")).contains("unknown resultado QUIZAS");
+    assertThat(item.getJsonObject("detalle").getString("grupo")).isEqualTo("cola.coordinador");
   }
 
   private static List<JsonObject> itemsDe(String pedido, String estado) {
@@ -127,9 +144,9 @@ class RecuperacionCadenaTest {
   @DisplayName("the stage back during the retry: it completes without escalation")
   void stageBackDuringRetryCompletes() throws Exception {
     String pedido = pedir();
-    Await.until(Duration.ofSeconds(10), () -> etapa(pedido), e -> e.equals("EN_REINTENTO 2"), "the retry");
+    await("the retry").atMost(Duration.ofSeconds(10)).until(() -> etapa(pedido), e -> e.equals("EN_REINTENTO 2"));
     try (RunningApp facturacion = RunningApp.start(SharedInfra.process(cluster, Map.of()), EnumSet.of(Role.FACTURACION))) {
-      Await.until(Duration.ofSeconds(20), () -> estado(pedido), "LISTO"::equals, "the chain completed");
+      await("the chain completed").atMost(Duration.ofSeconds(20)).until(() -> estado(pedido), "LISTO"::equals);
       assertThat(Topic.read(cluster, Topics.CADENA_ESCALADA, r -> pedido.equals(r.key()))).isEmpty();
       assertThat(Db.strings(cluster, "SELECT estado FROM cadena.cadena_etapa WHERE pedido = ?::uuid AND etapa = 'FACTURACION'", pedido))
         .containsExactly("COMPLETADA");

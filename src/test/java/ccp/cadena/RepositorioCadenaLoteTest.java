@@ -2,6 +2,7 @@ package ccp.cadena;
 
 import ccp.platform.config.Settings;
 import ccp.platform.db.Migrations;
+import ccp.platform.db.PgConfig;
 import ccp.platform.db.PgClients;
 import ccp.support.Db;
 import ccp.support.SharedInfra;
@@ -32,9 +33,9 @@ class RepositorioCadenaLoteTest {
   @BeforeAll
   static void start() {
     settings = SharedInfra.settings();
-    Migrations.migrate(settings, List.of("cadena"));
+    Migrations.migrate(PgConfig.from(settings), settings.flag("demo.seed"), List.of("cadena"));
     vertx = Vertx.vertx();
-    SqlClient sql = PgClients.pipelined(vertx, settings);
+    SqlClient sql = PgClients.pipelined(vertx, PgConfig.from(settings));
     cadenas = new RepositorioCadena(sql);
   }
 

@@ -3,7 +3,6 @@ package ccp.cadena;
 import ccp.app.Role;
 import ccp.platform.config.Settings;
 import ccp.support.Api;
-import ccp.support.Await;
 import ccp.support.Db;
 import ccp.support.Http;
 import ccp.support.RunningApp;
@@ -37,15 +36,15 @@ class SondeoSaludTest {
       String pedido = r.json().getString("pedido");
 
       // The wait is generous (a loaded machine); how early the signal came is measured on the database's clock.
-      Await.until(Duration.ofSeconds(30), () -> Db.strings(cluster,
+      await("the early signal").atMost(Duration.ofSeconds(30)).until(() -> Db.strings(cluster,
         "SELECT motivo FROM cadena.registro_senales WHERE pedido = ?::uuid AND publicada_en IS NOT NULL", pedido),
-        l -> !l.isEmpty(), "the early signal");
+        l -> !l.isEmpty());
       long senaladaTrasMs = Db.count(cluster, "SELECT (extract(epoch FROM s.senalada_en - c.iniciada_en) * 1000)::bigint"
         + " FROM cadena.cadenas c JOIN cadena.registro_senales s ON s.pedido = c.pedido WHERE c.pedido = ?::uuid", pedido);
       assertThat(senaladaTrasMs).isLessThan(10_000);
-      Await.until(Duration.ofSeconds(10), () -> Db.strings(cluster,
+      await("the retry").atMost(Duration.ofSeconds(10)).until(() -> Db.strings(cluster,
           "SELECT estado FROM cadena.cadena_etapa WHERE pedido = ?::uuid AND etapa = 'FACTURACION'", pedido),
-        List.of("EN_REINTENTO")::equals, "the retry");
+        List.of("EN_REINTENTO")::equals);
       await("still one signal").during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(10))
         .until(() -> Db.strings(cluster, "SELECT motivo FROM cadena.registro_senales WHERE pedido = ?::uuid", pedido),
           List.of("SONDEO_SIN_RESPUESTA")::equals);

@@ -4,7 +4,6 @@ import ccp.app.Role;
 import ccp.platform.config.Settings;
 import ccp.platform.kafka.Topics;
 import ccp.support.Api;
-import ccp.support.Await;
 import ccp.support.Db;
 import ccp.support.Http;
 import ccp.support.RunningApp;
@@ -35,7 +34,7 @@ class VigilanciaRelevoTest {
     try (RunningApp app = RunningApp.start(cluster, servicios);
          RunningApp uno = RunningApp.start(SharedInfra.process(cluster, Map.of()), EnumSet.of(Role.VIGILANCIA));
          RunningApp dos = RunningApp.start(SharedInfra.process(cluster, Map.of()), EnumSet.of(Role.VIGILANCIA))) {
-      Await.until(Duration.ofSeconds(10), () -> lidera(uno) || lidera(dos), l -> l, "a leader");
+      await("a leader").atMost(Duration.ofSeconds(10)).until(() -> lidera(uno) || lidera(dos), l -> l);
       RunningApp lider = lidera(uno) ? uno : dos;
       RunningApp standby = lider == uno ? dos : uno;
       assertThat(lidera(standby)).isFalse();
@@ -47,13 +46,13 @@ class VigilanciaRelevoTest {
 
       long stopped = System.nanoTime();
       lider.close();
-      Await.until(Duration.ofSeconds(10), () -> lidera(standby), l -> l, "the standby's leadership");
+      await("the standby's leadership").atMost(Duration.ofSeconds(10)).until(() -> lidera(standby), l -> l);
       long takeoverMs = (System.nanoTime() - stopped) / 1_000_000;
       System.out.printf("monitor takeover after the leader stopped: %d ms%n", takeoverMs);
       assertThat(takeoverMs).isLessThan(5_000);
 
-      Await.until(Duration.ofSeconds(15), () -> Db.count(cluster,
-        "SELECT count(*) FROM cadena.registro_senales WHERE pedido = ?::uuid AND publicada_en IS NOT NULL", pedido), n -> n == 1, "the signal");
+      await("the signal").atMost(Duration.ofSeconds(15)).until(() -> Db.count(cluster,
+        "SELECT count(*) FROM cadena.registro_senales WHERE pedido = ?::uuid AND publicada_en IS NOT NULL", pedido), n -> n == 1);
       await("one signal, published once").during(Duration.ofMillis(1_500)).atMost(Duration.ofSeconds(20))
         .pollInterval(Duration.ofMillis(300))
         .until(() -> Db.count(cluster, "SELECT count(*) FROM cadena.registro_senales WHERE pedido = ?::uuid", pedido) == 1

@@ -1,7 +1,9 @@
 package ccp.etapas;
 
+import ccp.cadena.ResultadoEtapa;
 import ccp.platform.config.Settings;
 import ccp.platform.db.Migrations;
+import ccp.platform.db.PgConfig;
 import ccp.platform.db.PgClients;
 import ccp.support.Db;
 import ccp.support.SharedInfra;
@@ -30,9 +32,9 @@ class EfectosPorLoteTest {
   @BeforeAll
   static void start() {
     settings = SharedInfra.settings();
-    Migrations.migrate(settings, List.of("facturacion", "despacho"));
+    Migrations.migrate(PgConfig.from(settings), settings.flag("demo.seed"), List.of("facturacion", "despacho"));
     vertx = Vertx.vertx();
-    sql = PgClients.pipelined(vertx, settings);
+    sql = PgClients.pipelined(vertx, PgConfig.from(settings));
   }
 
   @AfterAll
@@ -59,15 +61,15 @@ class EfectosPorLoteTest {
       detenida.pedido(), etapa);
     Efecto.Orden decidida = orden(2);
     Map<UUID, Resultado> primera = Efecto.porLote(sql, sentencia, List.of(decidida)).await();
-    assertThat(primera.get(decidida.pedido())).isEqualTo(new Resultado(Resultado.COMPLETADA, null));
+    assertThat(primera.get(decidida.pedido())).isEqualTo(new Resultado(ResultadoEtapa.COMPLETADA, null));
 
     Efecto.Orden nueva1 = orden(1);
     Efecto.Orden nueva2 = orden(3);
     Map<UUID, Resultado> lote = Efecto.porLote(sql, sentencia, List.of(nueva1, decidida, detenida, nueva2)).await();
     assertThat(lote).hasSize(4);
-    assertThat(lote.get(detenida.pedido())).isEqualTo(new Resultado(Resultado.RECHAZADA, "cadena detenida"));
+    assertThat(lote.get(detenida.pedido())).isEqualTo(new Resultado(ResultadoEtapa.RECHAZADA, "cadena detenida"));
     assertThat(Db.count(settings, "SELECT count(*) FROM " + efectos + " WHERE pedido = ?", detenida.pedido())).isZero();
-    for (Efecto.Orden o : List.of(nueva1, decidida, nueva2)) assertThat(lote.get(o.pedido())).isEqualTo(new Resultado(Resultado.COMPLETADA, null));
+    for (Efecto.Orden o : List.of(nueva1, decidida, nueva2)) assertThat(lote.get(o.pedido())).isEqualTo(new Resultado(ResultadoEtapa.COMPLETADA, null));
     for (Efecto.Orden o : List.of(decidida, nueva1, nueva2)) {
       assertThat(Db.count(settings, "SELECT count(*) FROM " + efectos + " WHERE pedido = ?", o.pedido())).as("effects of " + o.pedido()).isEqualTo(1);
     }

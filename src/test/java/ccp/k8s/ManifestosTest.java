@@ -4,6 +4,7 @@ import ccp.app.Role;
 import ccp.k8s.Manifests.Doc;
 import ccp.platform.config.Settings;
 import ccp.platform.kafka.Topics;
+import ccp.platform.kafka.TopicsConfig;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -99,7 +100,7 @@ class ManifestosTest {
       assertThat(at(topic.body(), "spec", "replicas")).as(name).isEqualTo(settings.integer("kafka.replication-factor"));
       assertThat(str(topic.body(), "metadata", "labels", "strimzi.io/cluster")).as(name).isEqualTo(cluster);
     }
-    assertThat(declared).isEqualTo(Topics.partitions(settings));
+    assertThat(declared).isEqualTo(Topics.partitions(TopicsConfig.from(settings)));
     assertThat(settings.text("kafka.bootstrap")).startsWith(cluster + "-kafka-bootstrap:");
   }
 

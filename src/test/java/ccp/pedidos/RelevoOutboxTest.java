@@ -3,7 +3,6 @@ package ccp.pedidos;
 import ccp.app.Role;
 import ccp.platform.config.Settings;
 import ccp.platform.kafka.Topics;
-import ccp.support.Await;
 import ccp.support.Db;
 import ccp.support.Http;
 import ccp.support.RunningApp;
@@ -25,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 @DisplayName("RelevoOutbox: the pedidos process stopped mid-stream loses no committed order's event")
 class RelevoOutboxTest {
@@ -52,7 +52,7 @@ class RelevoOutboxTest {
         }
       });
     }
-    Await.until(Duration.ofSeconds(20), creados::size, n -> n >= 200, "200 orders");
+    await("200 orders").atMost(Duration.ofSeconds(20)).until(creados::size, n -> n >= 200);
     primera.close();
     parar.set(true);
     clientes.shutdown();
@@ -62,8 +62,9 @@ class RelevoOutboxTest {
       + "WHERE p.actor = ? AND o.enviado_en IS NULL", vendedor);
 
     try (RunningApp segunda = RunningApp.start(SharedInfra.process(cluster, Map.of()), Set.of(Role.PEDIDOS))) {
-      Await.until(Duration.ofSeconds(20), () -> Db.count(cluster, "SELECT count(*) FROM pedidos.outbox o JOIN pedidos.pedidos p "
-        + "ON o.clave = p.id::text WHERE p.actor = ? AND o.enviado_en IS NULL", vendedor), n -> n == 0, "the outbox drained");
+      await("the outbox drained").atMost(Duration.ofSeconds(20))
+        .until(() -> Db.count(cluster, "SELECT count(*) FROM pedidos.outbox o JOIN pedidos.pedidos p "
+          + "ON o.clave = p.id::text WHERE p.actor = ? AND o.enviado_en IS NULL", vendedor), n -> n == 0);
       var publicados = Topic.read(cluster, Topics.ESCRITURA_REALIZADA, r -> r.value().contains(vendedor)).stream()
         .map(r -> r.key()).collect(java.util.stream.Collectors.toSet());
       assertThat(publicados).containsAll(aceptados);

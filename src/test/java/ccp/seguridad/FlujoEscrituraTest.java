@@ -3,7 +3,6 @@ package ccp.seguridad;
 import ccp.app.Role;
 import ccp.platform.kafka.Topics;
 import ccp.support.Api;
-import ccp.support.Await;
 import ccp.support.Db;
 import ccp.support.Http;
 import ccp.support.RunningApp;
@@ -26,6 +25,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 @DisplayName("Flow B (DG-CON-002, B1–B14): an improper write is detected and reacted to in order (ASR-2)")
 class FlujoEscrituraTest {
@@ -55,8 +55,8 @@ class FlujoEscrituraTest {
     assertThat(Http.post(app.gatewayUrl() + "/v1/sesiones", api.token(consulta), "{\"huella\":\"consulta-telefono\"}").status()).isEqualTo(201);
     String pedido = api.pedidoAceptado(consulta);
 
-    JsonObject alerta = Await.until(Duration.ofSeconds(10), () -> api.alertas(area, consulta),
-      list -> !list.isEmpty(), "the ACCESO_INDEBIDO alert").get(0);
+    JsonObject alerta = await("the ACCESO_INDEBIDO alert").atMost(Duration.ofSeconds(10)).until(() -> api.alertas(area, consulta),
+      list -> !list.isEmpty()).get(0);
     assertThat(alerta.getString("tipo")).isEqualTo("ACCESO_INDEBIDO");
     assertThat(alerta.getJsonObject("detalle").getString("pedido")).isEqualTo(pedido);
     Instant tDet = Instant.parse(alerta.getJsonObject("detalle").getString("t_det"));
@@ -75,15 +75,17 @@ class FlujoEscrituraTest {
     // The order chain stopped, and every stage either never acted or undid what it did.
     assertThat(Db.strings(app.settings(), "SELECT estado FROM cadena.cadenas WHERE pedido = ?::uuid", pedido)).containsExactly("DETENIDO");
     for (String schema : List.of("facturacion", "inventario", "despacho")) {
-      Await.until(Duration.ofSeconds(10), () -> Db.count(app.settings(),
+      await("the " + schema + " stage's key taken").atMost(Duration.ofSeconds(10)).until(() -> Db.count(app.settings(),
         "SELECT count(*) FROM " + schema + ".etapa_procesada WHERE pedido = ?::uuid AND etapa <> 'COMPENSACION'", pedido),
-        n -> n == 1, "the " + schema + " stage's key taken");
+        n -> n == 1);
     }
-    Await.until(Duration.ofSeconds(10), () -> Db.count(app.settings(), "SELECT count(*) FROM facturacion.facturas f WHERE f.pedido = ?::uuid "
-      + "AND NOT EXISTS (SELECT 1 FROM facturacion.notas_credito n WHERE n.pedido = f.pedido)", pedido), n -> n == 0, "no invoice left standing");
-    Await.until(Duration.ofSeconds(10), () -> Db.count(app.settings(), "SELECT count(*) FROM inventario.reservas r WHERE r.pedido = ?::uuid "
-      + "AND NOT EXISTS (SELECT 1 FROM inventario.etapa_procesada p WHERE p.pedido = r.pedido AND p.etapa = 'COMPENSACION')", pedido),
-      n -> n == 0, "no reservation left standing");
+    await("no invoice left standing").atMost(Duration.ofSeconds(10))
+      .until(() -> Db.count(app.settings(), "SELECT count(*) FROM facturacion.facturas f WHERE f.pedido = ?::uuid "
+        + "AND NOT EXISTS (SELECT 1 FROM facturacion.notas_credito n WHERE n.pedido = f.pedido)", pedido), n -> n == 0);
+    await("no reservation left standing").atMost(Duration.ofSeconds(10))
+      .until(() -> Db.count(app.settings(), "SELECT count(*) FROM inventario.reservas r WHERE r.pedido = ?::uuid "
+        + "AND NOT EXISTS (SELECT 1 FROM inventario.etapa_procesada p WHERE p.pedido = r.pedido AND p.etapa = 'COMPENSACION')", pedido),
+        n -> n == 0);
   }
 
   @Test
@@ -94,7 +96,7 @@ class FlujoEscrituraTest {
     // Detection of a later improper write finishing means the Detector is past this one (same partition).
     String consulta = Db.newActor(app.settings(), "CONSULTA");
     api.pedidoAceptado(consulta);
-    Await.until(Duration.ofSeconds(10), () -> api.alertas(area, consulta), list -> !list.isEmpty(), "the marker's reaction");
+    await("the marker's reaction").atMost(Duration.ofSeconds(10)).until(() -> api.alertas(area, consulta), list -> !list.isEmpty());
 
     assertThat(api.leerPedido(vendedor, pedido).getString("estado")).isEqualTo("REGISTRADO");
     assertThat(Db.count(app.settings(), "SELECT count(*) FROM seguridad.registro_reacciones WHERE actor = ?", vendedor)).isZero();
@@ -107,17 +109,17 @@ class FlujoEscrituraTest {
   void duplicateWriteEventYieldsOneReaction() {
     String consulta = Db.newActor(app.settings(), "CONSULTA");
     String pedido = api.pedidoAceptado(consulta);
-    String original = Await.until(Duration.ofSeconds(10),
-      () -> Topic.read(app.settings(), Topics.ESCRITURA_REALIZADA, r -> pedido.equals(r.key())), l -> !l.isEmpty(), "the write event")
+    String original = await("the write event").atMost(Duration.ofSeconds(10)).until(
+      () -> Topic.read(app.settings(), Topics.ESCRITURA_REALIZADA, r -> pedido.equals(r.key())), l -> !l.isEmpty())
       .get(0).value();
     Topic.send(app.settings(), Topics.ESCRITURA_REALIZADA, pedido, original);
     Topic.send(app.settings(), Topics.ESCRITURA_REALIZADA, pedido, original);
 
-    Await.until(Duration.ofSeconds(10), () -> api.alertas(area, consulta), list -> !list.isEmpty(), "the alert");
+    await("the alert").atMost(Duration.ofSeconds(10)).until(() -> api.alertas(area, consulta), list -> !list.isEmpty());
     // A later reaction finishing means both copies were handled.
     String marcador = Db.newActor(app.settings(), "CONSULTA");
     api.pedidoAceptado(marcador);
-    Await.until(Duration.ofSeconds(10), () -> api.alertas(area, marcador), list -> !list.isEmpty(), "the marker's alert");
+    await("the marker's alert").atMost(Duration.ofSeconds(10)).until(() -> api.alertas(area, marcador), list -> !list.isEmpty());
 
     assertThat(Db.count(app.settings(), "SELECT count(*) FROM seguridad.registro_reacciones WHERE actor = ?", consulta)).isEqualTo(1);
     assertThat(api.alertas(area, consulta)).hasSize(1);

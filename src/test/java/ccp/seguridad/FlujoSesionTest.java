@@ -2,7 +2,6 @@ package ccp.seguridad;
 
 import ccp.app.Role;
 import ccp.platform.kafka.Topics;
-import ccp.support.Await;
 import ccp.support.Db;
 import ccp.support.Http;
 import ccp.support.RunningApp;
@@ -168,9 +167,9 @@ class FlujoSesionTest {
     abrir(vendedor, "intruso-dispositivo-6");
     alertasDe(vendedor, 1);
 
-    var fallidos = Await.until(Duration.ofSeconds(10),
+    var fallidos = await("the dead letter").atMost(Duration.ofSeconds(10)).until(
       () -> ccp.support.Topic.read(app.settings(), Topics.COLA_FALLIDOS, r -> r.value().contains(vendedor)),
-      list -> !list.isEmpty(), "the dead letter");
+      list -> !list.isEmpty());
     JsonObject data = new JsonObject(fallidos.get(0).value()).getJsonObject("data");
     assertThat(fallidos).hasSize(1);
     assertThat(data.getString("valor")).isEqualTo(poison);

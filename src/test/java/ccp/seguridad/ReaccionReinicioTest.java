@@ -3,7 +3,6 @@ package ccp.seguridad;
 import ccp.app.Role;
 import ccp.platform.config.Settings;
 import ccp.support.Api;
-import ccp.support.Await;
 import ccp.support.Db;
 import ccp.support.RunningApp;
 import ccp.support.SharedInfra;
@@ -35,22 +34,24 @@ class ReaccionReinicioTest {
       String pedido;
       try (RunningApp pedidos = RunningApp.start(SharedInfra.process(cluster, Map.of()), Set.of(Role.PEDIDOS))) {
         pedido = api.pedidoAceptado(consulta);
-        Await.until(Duration.ofSeconds(10), () -> Db.count(cluster,
-          "SELECT count(*) FROM pedidos.outbox WHERE clave = ? AND enviado_en IS NOT NULL", pedido), n -> n == 1, "the write published");
+        await("the write published").atMost(Duration.ofSeconds(10)).until(() -> Db.count(cluster,
+          "SELECT count(*) FROM pedidos.outbox WHERE clave = ? AND enviado_en IS NOT NULL", pedido), n -> n == 1);
       }
 
       String vence;
       try (RunningApp primera = RunningApp.start(SharedInfra.process(cluster, Map.of()), Set.of(Role.SEGURIDAD))) {
-        Await.until(Duration.ofSeconds(15), () -> Db.strings(cluster, "SELECT paso FROM seguridad.registro_reacciones WHERE actor = ?", consulta),
-          pasos -> pasos.equals(List.of("BLOQUEADA")), "the reaction stuck before compensating");
+        await("the reaction stuck before compensating").atMost(Duration.ofSeconds(15))
+          .until(() -> Db.strings(cluster, "SELECT paso FROM seguridad.registro_reacciones WHERE actor = ?", consulta),
+            pasos -> pasos.equals(List.of("BLOQUEADA")));
         vence = Db.strings(cluster, "SELECT vence_en::text FROM seguridad.lista_revocacion WHERE actor = ?", consulta).get(0);
       }
 
       try (RunningApp pedidos = RunningApp.start(SharedInfra.process(cluster, Map.of()), Set.of(Role.PEDIDOS));
            RunningApp segunda = RunningApp.start(SharedInfra.process(cluster, Map.of()), Set.of(Role.SEGURIDAD))) {
-        Await.until(Duration.ofSeconds(20), () -> Db.strings(cluster, "SELECT paso FROM seguridad.registro_reacciones WHERE actor = ?", consulta),
-          pasos -> pasos.equals(List.of("NOTIFICADA")), "the reaction finished after restart");
-        Await.until(Duration.ofSeconds(10), () -> api.alertas(area, consulta), l -> l.size() == 1, "the alert");
+        await("the reaction finished after restart").atMost(Duration.ofSeconds(20))
+          .until(() -> Db.strings(cluster, "SELECT paso FROM seguridad.registro_reacciones WHERE actor = ?", consulta),
+            pasos -> pasos.equals(List.of("NOTIFICADA")));
+        await("the alert").atMost(Duration.ofSeconds(10)).until(() -> api.alertas(area, consulta), l -> l.size() == 1);
 
         // Revoking again would push the expiry forward (now() + the revocation's hours).
         assertThat(Db.strings(cluster, "SELECT vence_en::text FROM seguridad.lista_revocacion WHERE actor = ?", consulta))

@@ -2,7 +2,6 @@ package ccp.seguridad;
 
 import ccp.app.Role;
 import ccp.platform.config.Settings;
-import ccp.support.Await;
 import ccp.support.Db;
 import ccp.support.Http;
 import ccp.support.RunningApp;
@@ -94,7 +93,7 @@ class ReinicioSeguridadTest {
       String area = tokens.valid(Db.newActor(settings, "SEGURIDAD"), "SEGURIDAD");
       assertThat(Http.post(gestor.gestorUrl() + "/v1/sesiones", token, "{\"huella\":\"casa-standby\"}").status()).isEqualTo(201);
       assertThat(Http.post(gestor.gestorUrl() + "/v1/sesiones", token, "{\"huella\":\"intruso-standby-1\"}").status()).isEqualTo(201);
-      Await.until(Duration.ofSeconds(15), () -> sesionesAlertadas(standby, area, vendedor), l -> l.size() == 1, "the first alert");
+      await("the first alert").atMost(Duration.ofSeconds(15)).until(() -> sesionesAlertadas(standby, area, vendedor), l -> l.size() == 1);
 
       activo.close();
       Map<String, List<Integer>> todas = new HashMap<>();
@@ -105,9 +104,10 @@ class ReinicioSeguridadTest {
       Http.Response abierta = Http.post(gestor.gestorUrl() + "/v1/sesiones", token, "{\"huella\":\"intruso-standby-2\"}");
       assertThat(abierta.status()).isEqualTo(201);
       String sesion = abierta.json().getString("sesion");
-      JsonObject alerta = Await.until(Duration.ofSeconds(15), () -> alertas(standby, area, vendedor).stream()
-          .filter(a -> sesion.equals(a.getJsonObject("detalle").getString("sesion"))).toList(),
-        l -> !l.isEmpty(), "the alert after failover").get(0);
+      JsonObject alerta = await("the alert after failover").atMost(Duration.ofSeconds(15))
+        .until(() -> alertas(standby, area, vendedor).stream()
+            .filter(a -> sesion.equals(a.getJsonObject("detalle").getString("sesion"))).toList(),
+          l -> !l.isEmpty()).get(0);
       assertThat(Duration.between(Instant.parse(abierta.json().getString("t0")), Instant.parse(alerta.getString("entregado_en"))))
         .isLessThanOrEqualTo(standby.settings().millis("asr1.budget-ms"));
     }

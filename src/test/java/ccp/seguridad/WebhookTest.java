@@ -2,7 +2,6 @@ package ccp.seguridad;
 
 import ccp.app.Role;
 import ccp.platform.kafka.Topics;
-import ccp.support.Await;
 import ccp.support.Db;
 import ccp.support.Http;
 import ccp.support.RunningApp;
@@ -27,6 +26,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 @DisplayName("Notificador with a webhook: retried with back-off, never delivered twice after a success")
 class WebhookTest {
@@ -74,16 +74,16 @@ class WebhookTest {
     abrir(vendedor, "casa-webhook-1");
     Topic.send(app, vendedor, evento);
 
-    JsonObject alerta = Await.until(Duration.ofSeconds(15), () -> alertas(vendedor),
-      list -> list.size() == 1 && list.get(0).getString("entregado_en") != null, "the delivered alert").get(0);
+    JsonObject alerta = await("the delivered alert").atMost(Duration.ofSeconds(15)).until(() -> alertas(vendedor),
+      list -> list.size() == 1 && list.get(0).getString("entregado_en") != null).get(0);
     String id = alerta.getString("id_alerta");
     assertThat(requests).filteredOn(r -> r.endsWith(id)).containsExactly("503 " + id, "500 " + id, "200 " + id);
     assertThat(alerta.getInteger("intentos")).isEqualTo(3);
 
     Topic.send(app, vendedor, evento);
     abrir(vendedor, "marcador-webhook-1");
-    Await.until(Duration.ofSeconds(15), () -> alertas(vendedor), list -> list.size() == 2
-      && list.stream().allMatch(a -> a.getString("entregado_en") != null), "the marker's alert");
+    await("the marker's alert").atMost(Duration.ofSeconds(15)).until(() -> alertas(vendedor), list -> list.size() == 2
+      && list.stream().allMatch(a -> a.getString("entregado_en") != null));
     assertThat(requests).filteredOn(r -> r.endsWith(id)).hasSize(3);
   }
 
@@ -96,8 +96,8 @@ class WebhookTest {
     abrir(vendedor, "intruso-webhook-2");
     abrir(vendedor, "intruso-webhook-3");
 
-    List<JsonObject> list = Await.until(Duration.ofSeconds(15), () -> alertas(vendedor),
-      l -> l.size() == 2 && l.stream().anyMatch(a -> a.getString("entregado_en") != null), "the second alert delivered");
+    List<JsonObject> list = await("the second alert delivered").atMost(Duration.ofSeconds(15)).until(() -> alertas(vendedor),
+      l -> l.size() == 2 && l.stream().anyMatch(a -> a.getString("entregado_en") != null));
     JsonObject refused = list.stream().filter(a -> a.getString("entregado_en") == null).findFirst().orElseThrow();
     assertThat(refused.getString("ultimo_error")).contains("422");
     assertThat(ccp.support.Topic.read(app.settings(), Topics.COLA_FALLIDOS, r -> r.value().contains(refused.getString("id_alerta"))))

@@ -16,6 +16,8 @@ public record CommandRun(int status, String stderr) {
     command.addAll(List.of(args.trim().split("\\s+")));
     ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().putAll(env);
+    // Only stderr is read, after the exit: a stdout pipe nobody drains would block a chatty child.
+    builder.redirectOutput(ProcessBuilder.Redirect.DISCARD);
     Process process = builder.start();
     if (!process.waitFor(60, TimeUnit.SECONDS)) {
       process.destroyForcibly();

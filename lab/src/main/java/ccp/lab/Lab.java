@@ -2,9 +2,11 @@ package ccp.lab;
 
 import ccp.embedded.EmbeddedPg;
 import ccp.platform.cli.ConfOption;
+import ccp.platform.cli.Converters;
 import ccp.platform.config.ConfigException;
 import ccp.platform.config.Settings;
 import ccp.platform.db.Migrations;
+import ccp.platform.db.PgConfig;
 import io.vertx.core.Vertx;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -42,35 +44,35 @@ public final class Lab implements Callable<Integer> {
   private static final int ETAPA_INSTANCIAS = 2;
   private static final int MAX_SWEEP_WORKERS = 4096;
 
-  @Option(names = "--stock", paramLabel = "<units>", converter = Opciones.Positivo.class,
+  @Option(names = "--stock", paramLabel = "<units>", converter = Converters.PositiveInt.class,
     description = "initial stock, split evenly over the products (default: ${DEFAULT-VALUE}, the seed's)")
   int stock = Workload.SEMILLA.stock();
 
-  @Option(names = "--requests", paramLabel = "<n>", converter = Opciones.Positivo.class,
+  @Option(names = "--requests", paramLabel = "<n>", converter = Converters.PositiveInt.class,
     description = "reservations of 1 unit (default: ${DEFAULT-VALUE}, the seed's)")
   int requests = Workload.SEMILLA.requests();
 
-  @Option(names = "--workers", paramLabel = "<threads>", converter = Opciones.Positivo.class,
+  @Option(names = "--workers", paramLabel = "<threads>", converter = Converters.PositiveInt.class,
     description = "worker threads (default: ${DEFAULT-VALUE}, the seed's)")
   int workers = Workload.SEMILLA.workers();
 
-  @Option(names = "--products", paramLabel = "<n>", converter = Opciones.Positivo.class,
+  @Option(names = "--products", paramLabel = "<n>", converter = Converters.PositiveInt.class,
     description = "product ids; request i goes to product i mod products (default: ${DEFAULT-VALUE}, one hot product)")
   int products = Workload.SEMILLA.products();
 
-  @Option(names = "--slow-ms", paramLabel = "<ms>", converter = Opciones.Milisegundos.class,
+  @Option(names = "--slow-ms", paramLabel = "<ms>", converter = Converters.Millis.class,
     description = "slow work after the critical section, outside the narrow locks (default: ${DEFAULT-VALUE})")
   double slowMs = Workload.SEMILLA.trabajo().completarMs();
 
-  @Option(names = "--coarse-ms", paramLabel = "<ms>", split = ",", defaultValue = "10,10,5,5", converter = Opciones.Milisegundos.class,
+  @Option(names = "--coarse-ms", paramLabel = "<ms>", split = ",", defaultValue = "10,10,5,5", converter = Converters.Millis.class,
     description = "validation,query,audit,notification: the slow work inside the coarse lock (default: ${DEFAULT-VALUE})")
   List<Double> coarseMs;
 
-  @Option(names = "--timeout-ms", paramLabel = "<ms>", converter = Opciones.Positivo.class,
+  @Option(names = "--timeout-ms", paramLabel = "<ms>", converter = Converters.PositiveInt.class,
     description = "con-timeout's tryLock patience (default: ${DEFAULT-VALUE})")
   int timeoutMs = 500;
 
-  @Option(names = "--permits", paramLabel = "<n>", converter = Opciones.Positivo.class,
+  @Option(names = "--permits", paramLabel = "<n>", converter = Converters.PositiveInt.class,
     description = "semaforo's permits for the slow call (default: ${DEFAULT-VALUE})")
   int permits = 25;
 
@@ -82,7 +84,7 @@ public final class Lab implements Callable<Integer> {
     description = "worker counts, 1 to " + MAX_SWEEP_WORKERS + ", for throughput against workers, or none (default: ${DEFAULT-VALUE})")
   String sweep;
 
-  @Option(names = "--budget-s", paramLabel = "<seconds>", converter = Opciones.Positivo.class,
+  @Option(names = "--budget-s", paramLabel = "<seconds>", converter = Converters.PositiveInt.class,
     description = "a strategy whose run would take longer runs a slice and says so; a sweep point gets a tenth (default: ${DEFAULT-VALUE})")
   int budgetS = 20;
 
@@ -196,7 +198,7 @@ public final class Lab implements Callable<Integer> {
      * warmer JVM can only favour the other). Stock is the workload's, requests twice that.
      */
     private String etapaInventario(Settings pgSettings, LabDb db, Workload carga) throws IOException {
-      Migrations.migrate(pgSettings, List.of("inventario"));
+      Migrations.migrate(PgConfig.from(pgSettings), pgSettings.flag("demo.seed"), List.of("inventario"));
       int enVuelo = pgSettings.integer("kafka.consumer.max-in-flight");
       int reservas = 2 * carga.stock();
       String prefijo = "LAB-" + UUID.randomUUID().toString().substring(0, 8) + "-";

@@ -2,7 +2,7 @@ package ccp.lab;
 
 import ccp.platform.config.Settings;
 import ccp.platform.db.Migrations;
-import ccp.platform.db.PgClients;
+import ccp.platform.db.PgConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgBuilder;
@@ -34,10 +34,10 @@ final class LabDb implements AutoCloseable {
 
   /** Blocking (migrations by JDBC): call it from the command's thread. */
   static LabDb abrir(Vertx vertx, Settings settings) {
-    Migrations.migrate(settings, List.of("lab"));
-    Pool pool = PgBuilder.pool().with(opciones(settings, "ccp-lab-transacciones")).connectingTo(PgClients.connectOptions(settings))
+    Migrations.migrate(PgConfig.from(settings), settings.flag("demo.seed"), List.of("lab"));
+    Pool pool = PgBuilder.pool().with(opciones(settings, "ccp-lab-transacciones")).connectingTo(PgConfig.from(settings).connectOptions())
       .using(vertx).build();
-    SqlClient sentencias = PgBuilder.client().with(opciones(settings, "ccp-lab-sentencias")).connectingTo(PgClients.connectOptions(settings))
+    SqlClient sentencias = PgBuilder.client().with(opciones(settings, "ccp-lab-sentencias")).connectingTo(PgConfig.from(settings).connectOptions())
       .using(vertx).build();
     return new LabDb(pool, sentencias, settings.integer("pg.pool-size"));
   }

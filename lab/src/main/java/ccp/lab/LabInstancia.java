@@ -1,6 +1,7 @@
 package ccp.lab;
 
 import ccp.platform.cli.ConfOption;
+import ccp.platform.cli.Converters;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -22,15 +23,15 @@ public final class LabInstancia implements Callable<Integer> {
   @Option(names = "--producto", paramLabel = "<id>", required = true, description = "the product both JVMs reserve")
   String producto;
 
-  @Option(names = "--requests", paramLabel = "<n>", defaultValue = "2500", converter = Opciones.Positivo.class,
+  @Option(names = "--requests", paramLabel = "<n>", defaultValue = "2500", converter = Converters.PositiveInt.class,
     description = "this JVM's reservations (default: ${DEFAULT-VALUE})")
   int requests;
 
-  @Option(names = "--workers", paramLabel = "<threads>", defaultValue = "50", converter = Opciones.Positivo.class,
+  @Option(names = "--workers", paramLabel = "<threads>", defaultValue = "50", converter = Converters.PositiveInt.class,
     description = "worker threads (default: ${DEFAULT-VALUE})")
   int workers;
 
-  @Option(names = "--slow-ms", paramLabel = "<ms>", defaultValue = "0", converter = Opciones.Milisegundos.class,
+  @Option(names = "--slow-ms", paramLabel = "<ms>", defaultValue = "0", converter = Converters.Millis.class,
     description = "slow work after each reservation (default: ${DEFAULT-VALUE})")
   double slowMs;
 

@@ -3,7 +3,7 @@ package ccp.laptop;
 import ccp.platform.config.ConfigException;
 import ccp.platform.config.Settings;
 import ccp.platform.db.PgClients;
-import ccp.platform.http.DevelopmentKey;
+import ccp.platform.db.PgConfig;
 import ccp.platform.http.Health;
 import ccp.platform.http.ManagementServer;
 import ccp.platform.infra.Infrastructure;
@@ -50,9 +50,9 @@ public final class InfraProcess implements AutoCloseable {
       throw new ConfigException("infra starts the embedded Kafka and PostgreSQL: unset "
         + Settings.envName("kafka.bootstrap") + " and " + Settings.envName("pg.host"));
     }
-    Settings withKey = DevelopmentKey.resolve(settings);
     long began = System.nanoTime();
-    Infrastructure infrastructure = Infrastructure.start(withKey, Embedded.SERVERS, settings.integer("infra.kafka-port"), settings.integer("infra.pg-port"));
+    Infrastructure infrastructure = Infrastructure.start(settings, Embedded.SERVERS, settings.integer("infra.kafka-port"),
+      settings.integer("infra.pg-port"));
     Vertx vertx = Vertx.vertx();
     try {
       Settings resolved = infrastructure.settings();
@@ -74,11 +74,9 @@ public final class InfraProcess implements AutoCloseable {
 
   private static Future<Integer> serveHealth(Vertx vertx, Settings settings) {
     Health health = new Health(vertx);
-    SqlClient sql = PgClients.pipelined(vertx, settings);
+    SqlClient sql = PgClients.pipelined(vertx, PgConfig.from(settings));
     KafkaAdminClient admin = KafkaAdminClient.create(vertx, Map.of("bootstrap.servers", settings.text("kafka.bootstrap")));
-    health.readiness().register("postgresql", 2_000, promise -> sql.query("SELECT 1").execute()
-      .onSuccess(rows -> promise.complete(Status.OK()))
-      .onFailure(err -> promise.complete(Status.KO(new JsonObject().put("error", err.getMessage())))));
+    health.readyWhenPostgresAnswers(sql);
     health.readiness().register("kafka", 2_000, promise -> admin.describeCluster()
       .onSuccess(cluster -> promise.complete(Status.OK(new JsonObject().put("brokers", cluster.getNodes().size()))))
       .onFailure(err -> promise.complete(Status.KO(new JsonObject().put("error", err.getMessage())))));

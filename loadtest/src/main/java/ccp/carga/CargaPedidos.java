@@ -1,19 +1,15 @@
 package ccp.carga;
 
-import ccp.platform.cli.ConfOption;
+import ccp.platform.cli.Converters;
 import ccp.platform.config.Settings;
-import ccp.platform.http.DevelopmentKey;
 import ccp.platform.http.Tokens;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.WebClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -23,7 +19,7 @@ import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * {@code carga-pedidos}: creates orders through the gateway at a fixed rate for a fixed time (gateway → pedidos →
@@ -39,89 +35,48 @@ public final class CargaPedidos implements Callable<Integer> {
   private static final String IMPROPER = "improper";
   private static final int BODIES = 128;
 
-  @Option(names = "--rate", paramLabel = "<per-second>", defaultValue = "1500", converter = Carga.Positive.class,
-    description = "orders started per second, whatever the answers do (default: ${DEFAULT-VALUE})")
-  int rate;
-
-  @Option(names = "--duration", paramLabel = "<seconds>", defaultValue = "60", converter = Carga.Positive.class,
-    description = "how long to send (default: ${DEFAULT-VALUE})")
-  int duration;
-
-  @Option(names = "--improper", paramLabel = "<fraction>", defaultValue = "0.01", converter = Carga.Fraction.class,
+  @Option(names = "--improper", paramLabel = "<fraction>", defaultValue = "0.01", converter = Converters.Fraction.class,
     description = "share of orders by read-only actors, each one a write the Detector must react to (default: ${DEFAULT-VALUE})")
   double improper;
 
-  @Option(names = "--vendedores", paramLabel = "<n>", defaultValue = "1000", converter = Carga.Positive.class,
-    description = "vendedores the proper orders rotate over (default: ${DEFAULT-VALUE})")
-  int vendedores;
-
-  @Option(names = "--gateway", paramLabel = "<url>", converter = Carga.Url.class,
+  @Option(names = "--gateway", paramLabel = "<url>", converter = Converters.HttpUrl.class,
     description = "the gateway (default: http://127.0.0.1:<gateway.port>)")
   URI gateway;
 
-  @Option(names = "--metrics", paramLabel = "<url>", converter = Carga.Url.class,
-    description = "the Prometheus text with the ASR histograms (default: http://127.0.0.1:<management.port>/metrics)")
-  URI metrics;
-
-  @Option(names = "--connections", paramLabel = "<n>", defaultValue = "64", converter = Carga.Positive.class,
-    description = "HTTP connections to the gateway (default: ${DEFAULT-VALUE})")
-  int connections;
-
   @Mixin
-  ConfOption conf;
+  OpcionesCarga carga = new OpcionesCarga(1500);
 
   @Override
   public Integer call() throws Exception {
-    Settings settings = DevelopmentKey.resolve(conf.settings());
-    URI target = Carga.orLocal(gateway, "--gateway", settings, "gateway.port", "");
-    URI scraped = Carga.orLocal(metrics, "--metrics", settings, "management.port", "/metrics");
-
-    Vertx vertx = Vertx.vertx();
-    try {
-      Tokens minter = Tokens.create(vertx, settings);
-      WebClient web = WebClient.create(vertx);
-      String run = UUID.randomUUID().toString().substring(0, 8);
-      String[] bearers = new String[vendedores];
-      for (int i = 0; i < vendedores; i++) bearers[i] = "Bearer " + minter.mint("vendedor-" + (i + 1), "VENDEDOR");
-      Buffer[] bodies = new Buffer[BODIES];
-      for (int i = 0; i < BODIES; i++) {
-        bodies[i] = new JsonObject().put("tendero", "T-" + i).put("lineas", new JsonArray()
-          .add(new JsonObject().put("producto", "P-" + (i % 16)).put("cantidad", 1 + i % 5))
-          .add(new JsonObject().put("producto", "P-" + (16 + i % 7)).put("cantidad", 1))).toBuffer();
-      }
-      RequestOptions create = new RequestOptions().setMethod(HttpMethod.POST).setHost(target.getHost()).setPort(target.getPort())
-        .setURI("/v1/pedidos").putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
-      long[] next = {0};
-      OpenLoad load = new OpenLoad(vertx, Carga.client(vertx, connections), rate, duration, () -> {
-        long n = next[0]++;
-        boolean bad = ThreadLocalRandom.current().nextDouble() < improper;
-        String bearer = bad ? "Bearer " + minter.mint("consulta-carga-" + run + "-" + n, "CONSULTA") : bearers[(int) (n % vendedores)];
-        return new OpenLoad.Shot(new RequestOptions(create).putHeader(HttpHeaders.AUTHORIZATION, bearer),
-          bodies[(int) (n % BODIES)], 201, bad ? IMPROPER : null);
-      });
-
-      Promise<String> report = Promise.promise();
-      vertx.runOnContext(x -> Carga.scrape(web, scraped)
-        .compose(before -> load.run().compose(result -> awaitReactions(vertx, web, scraped, before, result, 0)
-          .map(after -> render(result, before, after))))
-        .onComplete(report));
-      System.out.println(report.future().await(duration + 120L, TimeUnit.SECONDS));
-    } catch (Exception e) {
-      throw new IllegalStateException("load run failed: " + e.getMessage(), e);
-    } finally {
-      vertx.close();
-    }
-    return 0;
+    Settings settings = carga.settings();
+    URI target = OpcionesCarga.orLocal(gateway, "--gateway", settings, "gateway.port", "");
+    return carga.run(settings, corrida -> prepare(corrida, target));
   }
 
-  /** Waits (up to 30 s) until every improper write of this run was reacted to and notified. */
-  private static Future<String> awaitReactions(Vertx vertx, WebClient web, URI metrics, String before, OpenLoad.Result result, int attempt) {
-    long expected = result.okByTag().getOrDefault(IMPROPER, 0L);
-    Histogram start = Histogram.parse(before, "asr2_seconds");
-    return Carga.scrape(web, metrics).compose(now ->
-      Histogram.parse(now, "asr2_seconds").countSince(start) >= expected || attempt >= 60
-        ? Future.succeededFuture(now)
-        : vertx.timer(500).compose(x -> awaitReactions(vertx, web, metrics, before, result, attempt + 1)));
+  /** Tokens and bodies first; the load then waits until every improper write of this run was reacted to and notified. */
+  private Supplier<Future<String>> prepare(Corrida corrida, URI target) {
+    Tokens minter = corrida.minter();
+    String run = UUID.randomUUID().toString().substring(0, 8);
+    String[] bearers = new String[carga.vendedores];
+    for (int i = 0; i < carga.vendedores; i++) bearers[i] = "Bearer " + minter.mint("vendedor-" + (i + 1), "VENDEDOR");
+    Buffer[] bodies = new Buffer[BODIES];
+    for (int i = 0; i < BODIES; i++) {
+      bodies[i] = new JsonObject().put("tendero", "T-" + i).put("lineas", new JsonArray()
+        .add(new JsonObject().put("producto", "P-" + (i % 16)).put("cantidad", 1 + i % 5))
+        .add(new JsonObject().put("producto", "P-" + (16 + i % 7)).put("cantidad", 1))).toBuffer();
+    }
+    RequestOptions create = new RequestOptions().setMethod(HttpMethod.POST).setHost(target.getHost()).setPort(target.getPort())
+      .setURI("/v1/pedidos").putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+    long[] next = {0};
+    OpenLoad load = corrida.load(() -> {
+      long n = next[0]++;
+      boolean bad = ThreadLocalRandom.current().nextDouble() < improper;
+      String bearer = bad ? "Bearer " + minter.mint("consulta-carga-" + run + "-" + n, "CONSULTA") : bearers[(int) (n % carga.vendedores)];
+      return new OpenLoad.Shot(new RequestOptions(create).putHeader(HttpHeaders.AUTHORIZATION, bearer),
+        bodies[(int) (n % BODIES)], 201, bad ? IMPROPER : null);
+    });
+    return () -> corrida.scrape().compose(before -> load.run().compose(result ->
+      corrida.awaitCount("asr2_seconds", before, result.okByTag().getOrDefault(IMPROPER, 0L)).map(after -> render(result, before, after))));
   }
 
   private String render(OpenLoad.Result r, String before, String after) {
@@ -135,7 +90,7 @@ public final class CargaPedidos implements Callable<Integer> {
         revocation check     %s  (per gateway request)
         outbox publish lag   %s  (commit → broker ack)
         chains completed     %s  (chain start → pedido.listo; only with the cadena and stage roles running)""",
-      rate, duration, improper * 100, r.sent(), r.ok(), r.sent() - r.ok(), r.failures(), r.perSecond(), r.latency(),
+      carga.rate, carga.duration, improper * 100, r.sent(), r.ok(), r.sent() - r.ok(), r.failures(), r.perSecond(), r.latency(),
       r.okByTag().getOrDefault(IMPROPER, 0L),
       Histogram.parse(after, "asr2_seconds").countSince(Histogram.parse(before, "asr2_seconds")),
       since(before, after, "asr2_seconds"), since(before, after, "revocation_check_seconds"),

@@ -6,17 +6,21 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.stream.Collectors;
 
 /**
- * The command line of a jar: picocli subcommands under one name, {@code run} when the first argument is a flag or
- * absent (so {@code java -jar reto2-ccp.jar --role=gestor} runs roles), and the contract scripts rely on: a bad
- * command, flag or configuration value exits with status 2 and one line on stderr that names it; a failure to start
- * exits 1.
+ * The command line of every entry point ({@code ccp.Main} in the container image, {@code ccp.laptop.Laptop} in
+ * {@code target/reto2-ccp.jar}, {@code ccp.lab.LabMain}): picocli subcommands under one name, {@code run} when the
+ * first argument is a flag or absent (so {@code --role=gestor} alone runs roles), and the contract scripts rely on: a
+ * bad command, flag or configuration value exits with status 2 and one line on stderr that names it; a failure to
+ * start exits 1.
  */
 public final class Cli {
 
@@ -26,12 +30,25 @@ public final class Cli {
   private Cli() {}
 
   /** The jar's root command: only a name and its subcommands. */
-  @Command(name = "reto2-ccp", mixinStandardHelpOptions = true, version = "reto2-ccp 0.1.0",
+  @Command(name = "reto2-ccp", mixinStandardHelpOptions = true, versionProvider = Version.class,
     description = "Reto 2 CCP: the roles of the concurrency view, and their tools.")
   static final class Root implements Runnable {
     @Override
     public void run() {
       throw new CommandLine.ParameterException(new CommandLine(this), "a command is needed");
+    }
+  }
+
+  /** The project's version, which Maven writes into {@code ccp-version.properties} when it builds the jar. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() throws IOException {
+      Properties properties = new Properties();
+      try (InputStream in = Cli.class.getResourceAsStream("/ccp-version.properties")) {
+        if (in == null) throw new IOException("ccp-version.properties is not on the class path");
+        properties.load(in);
+      }
+      return new String[] {"reto2-ccp " + properties.getProperty("version")};
     }
   }
 

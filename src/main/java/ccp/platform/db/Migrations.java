@@ -1,6 +1,5 @@
 package ccp.platform.db;
 
-import ccp.platform.config.Settings;
 import org.flywaydb.core.Flyway;
 
 import java.util.ArrayList;
@@ -14,16 +13,15 @@ public final class Migrations {
 
   private Migrations() {}
 
-  /** Blocking (JDBC): run it on a worker, never on an event loop. */
-  public static void migrate(Settings settings, List<String> schemas) {
-    String url = "jdbc:postgresql://" + settings.text("pg.host") + ":" + settings.integer("pg.port") + "/" + settings.text("pg.database");
+  /** Blocking (JDBC): run it on a worker, never on an event loop. {@code demoSeed}: also the demo data of each schema. */
+  public static void migrate(PgConfig pg, boolean demoSeed, List<String> schemas) {
     for (String schema : schemas) {
       List<String> locations = new ArrayList<>(List.of("classpath:db/" + schema));
-      if (settings.flag("demo.seed")) {
+      if (demoSeed) {
         locations.add("classpath:db/" + schema + "-demo");
       }
       Flyway.configure()
-        .dataSource(url, settings.text("pg.user"), settings.text("pg.password"))
+        .dataSource(pg.jdbcUrl(), pg.user(), pg.password())
         .schemas(schema)
         .createSchemas(true)
         .locations(locations.toArray(String[]::new))

@@ -1,9 +1,7 @@
 package ccp.platform.db;
 
-import ccp.platform.config.Settings;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgBuilder;
-import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.PoolOptions;
 import io.vertx.sqlclient.SqlClient;
 
@@ -15,22 +13,11 @@ public final class PgClients {
 
   private PgClients() {}
 
-  public static PgConnectOptions connectOptions(Settings settings) {
-    return new PgConnectOptions()
-      .setHost(settings.text("pg.host"))
-      .setPort(settings.integer("pg.port"))
-      .setDatabase(settings.text("pg.database"))
-      .setUser(settings.text("pg.user"))
-      .setPassword(settings.text("pg.password"))
-      .setCachePreparedStatements(true)
-      .setPipeliningLimit(256);
-  }
-
   /** Every write of this project is one atomic statement, so one pipelining client serves them all. */
-  public static SqlClient pipelined(Vertx vertx, Settings settings) {
+  public static SqlClient pipelined(Vertx vertx, PgConfig pg) {
     return PgBuilder.client()
-      .with(new PoolOptions().setMaxSize(settings.integer("pg.pool-size")).setName("ccp-statements"))
-      .connectingTo(connectOptions(settings))
+      .with(new PoolOptions().setMaxSize(pg.poolSize()).setName("ccp-statements"))
+      .connectingTo(pg.connectOptions())
       .using(vertx)
       .build();
   }

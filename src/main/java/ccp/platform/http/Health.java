@@ -5,6 +5,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.healthchecks.HealthChecks;
 import io.vertx.ext.healthchecks.Status;
+import io.vertx.sqlclient.SqlClient;
 
 import java.util.function.Supplier;
 
@@ -31,6 +32,13 @@ public final class Health {
       JsonObject data = state.get();
       promise.complete(data.getBoolean("ready", false) ? Status.OK(data) : Status.KO(data));
     }));
+  }
+
+  /** Ready while the database answers a query ({@code postgresql}): a check no verticle owns. */
+  public void readyWhenPostgresAnswers(SqlClient sql) {
+    ready.register("postgresql", CHECK_TIMEOUT_MS, promise -> sql.query("SELECT 1").execute()
+      .onSuccess(rows -> promise.complete(Status.OK()))
+      .onFailure(err -> promise.complete(Status.KO(new JsonObject().put("error", err.getMessage())))));
   }
 
   /** The readiness checks: for the management server, and for checks no verticle owns (the database). */

@@ -1,6 +1,5 @@
 package ccp.platform.http;
 
-import ccp.platform.config.Settings;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -30,31 +29,31 @@ public final class Tokens {
   public static final Set<String> PERFILES = Set.of("VENDEDOR", "CONSULTA", "SEGURIDAD", "OPERADOR", SISTEMA);
 
   private final JWTAuth auth;
-  private final Settings settings;
+  private final JwtConfig config;
 
-  private Tokens(JWTAuth auth, Settings settings) {
+  private Tokens(JWTAuth auth, JwtConfig config) {
     this.auth = auth;
-    this.settings = settings;
+    this.config = config;
   }
 
-  public static Tokens create(Vertx vertx, Settings settings) {
+  public static Tokens create(Vertx vertx, JwtConfig config) {
     JWTAuthOptions options = new JWTAuthOptions()
-      .addPubSecKey(new PubSecKeyOptions().setAlgorithm("HS256").setBuffer(settings.text("jwt.secret")))
-      .setJWTOptions(new JWTOptions().setIssuer(settings.text("jwt.issuer")).setLeeway(5));
-    return new Tokens(JWTAuth.create(vertx, options), settings);
+      .addPubSecKey(new PubSecKeyOptions().setAlgorithm("HS256").setBuffer(config.secret()))
+      .setJWTOptions(new JWTOptions().setIssuer(config.issuer()).setLeeway(5));
+    return new Tokens(JWTAuth.create(vertx, options), config);
   }
 
   public String mint(String actor, String perfil) {
     JWTOptions options = new JWTOptions()
       .setAlgorithm("HS256")
       .setSubject(actor)
-      .setIssuer(settings.text("jwt.issuer"))
-      .setExpiresInMinutes(settings.integer("jwt.ttl-minutes"));
+      .setIssuer(config.issuer())
+      .setExpiresInMinutes(config.ttlMinutes());
     return auth.generateToken(new JsonObject().put("perfil", perfil), options);
   }
 
   public long ttlMillis() {
-    return settings.integer("jwt.ttl-minutes") * 60_000L;
+    return config.ttlMinutes() * 60_000L;
   }
 
   /**

@@ -1,6 +1,7 @@
 package ccp.platform.infra;
 
 import ccp.platform.config.ConfigException;
+import ccp.platform.config.DevelopmentKey;
 import ccp.platform.config.Settings;
 import org.slf4j.LoggerFactory;
 
@@ -13,7 +14,8 @@ import java.util.Map;
  * The broker and database a process uses: the configured ones, or — where the configuration leaves them unset —
  * servers started in this JVM by {@link LocalServers}. The production artifact has none ({@link LocalServers#NONE}):
  * it refuses to start without {@code kafka.bootstrap} and {@code pg.host}. The laptop jar and the tests plug in the
- * embedded Kafka and PostgreSQL.
+ * embedded Kafka and PostgreSQL. Beside the embedded PostgreSQL an empty {@code jwt.secret} gets the
+ * {@link DevelopmentKey}.
  */
 public final class Infrastructure implements AutoCloseable {
 
@@ -42,19 +44,22 @@ public final class Infrastructure implements AutoCloseable {
         resolved.put("pg.host", pg.host());
         resolved.put("pg.port", pg.port());
       }
+      // After the database: an artifact that starts none has failed above without writing a key; before the broker:
+      // a secret that must be configured is missing before anything else starts.
+      Settings keyed = DevelopmentKey.resolve(settings);
       if (settings.embeddedKafka()) {
         LocalServers.Running kafka = local.kafka().start(settings.dataDir().resolve("kafka"), kafkaPort);
         started.add(kafka.server());
         resolved.put("kafka.bootstrap", kafka.address());
       }
-      return new Infrastructure(started, settings.with(resolved));
+      return new Infrastructure(started, keyed.with(resolved));
     } catch (Exception e) {
       closeAll(started);
       throw e;
     }
   }
 
-  /** The settings with the local servers' addresses, or the given ones unchanged. */
+  /** The settings with the local servers' addresses and the JWT key, or the given ones unchanged. */
   public Settings settings() {
     return settings;
   }

@@ -1,6 +1,5 @@
 package ccp.platform.kafka;
 
-import ccp.platform.config.Settings;
 import ccp.platform.http.Health;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -27,12 +26,15 @@ public final class BrokerHealth extends VerticleBase {
   private static final long ADMIN_TIMEOUT_MS = 1_500;
   private static final String CHECK = "kafka";
 
-  private final Settings settings;
+  private final KafkaConfig kafka;
+  private final List<String> topics;
   private final Health health;
   private KafkaAdminClient admin;
 
-  public BrokerHealth(Settings settings, Health health) {
-    this.settings = settings;
+  /** {@code topics}: those whose partitions must each have a leader. */
+  public BrokerHealth(KafkaConfig kafka, List<String> topics, Health health) {
+    this.kafka = kafka;
+    this.topics = List.copyOf(topics);
     this.health = health;
   }
 
@@ -40,10 +42,9 @@ public final class BrokerHealth extends VerticleBase {
   @Override
   public Future<?> start() {
     admin = KafkaAdminClient.create(vertx, Map.of(
-      "bootstrap.servers", settings.text("kafka.bootstrap"),
+      "bootstrap.servers", kafka.bootstrap(),
       "request.timeout.ms", String.valueOf(ADMIN_TIMEOUT_MS),
       "default.api.timeout.ms", String.valueOf(ADMIN_TIMEOUT_MS)));
-    List<String> topics = List.copyOf(Topics.partitions(settings).keySet());
     // The admin's own timeout is a little shorter than the check's, so that its error, not a bare timeout, answers.
     health.readiness().register(CHECK, CHECK_TIMEOUT_MS, promise -> check(admin, topics, EventPublisher.outcomes(vertx))
       .onSuccess(promise::tryComplete)

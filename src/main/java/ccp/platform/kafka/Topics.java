@@ -1,6 +1,5 @@
 package ccp.platform.kafka;
 
-import ccp.platform.config.Settings;
 import io.vertx.core.Future;
 import io.vertx.kafka.admin.KafkaAdminClient;
 import io.vertx.kafka.admin.NewTopic;
@@ -13,7 +12,7 @@ import java.util.Map;
 
 /**
  * The topics of DESIGN.md §3. Security topics have one partition (one active consumer + a standby); the chain's have
- * P ({@code kafka.partitions.chain}), the most replicas of a chain role that can share the work.
+ * P ({@link TopicsConfig#chainPartitions()}), the most replicas of a chain role that can share the work.
  */
 public final class Topics {
 
@@ -31,14 +30,14 @@ public final class Topics {
 
   private Topics() {}
 
-  /** Topic name → partitions, from configuration. */
-  public static Map<String, Integer> partitions(Settings settings) {
-    int security = settings.integer("kafka.partitions.security");
+  /** Topic name → partitions. */
+  public static Map<String, Integer> partitions(TopicsConfig config) {
+    int security = config.securityPartitions();
     Map<String, Integer> topics = new LinkedHashMap<>();
     topics.put(SESION_ABIERTA, security);
     topics.put(ALERTA_SEGURIDAD, security);
     topics.put(ESCRITURA_REALIZADA, security);
-    int chain = settings.integer("kafka.partitions.chain");
+    int chain = config.chainPartitions();
     topics.put(ETAPA_EJECUTAR, chain);
     topics.put(ETAPA_COMPLETADA, chain);
     topics.put(PEDIDO_LISTO, chain);
@@ -49,9 +48,9 @@ public final class Topics {
   }
 
   /** Creates the missing topics; existing ones are left as they are. */
-  public static Future<Void> ensure(KafkaAdminClient admin, Settings settings) {
-    short replication = (short) settings.integer("kafka.replication-factor");
-    Map<String, Integer> wanted = partitions(settings);
+  public static Future<Void> ensure(KafkaAdminClient admin, TopicsConfig config) {
+    short replication = (short) config.replicationFactor();
+    Map<String, Integer> wanted = partitions(config);
     return admin.listTopics().compose(existing -> {
       List<NewTopic> missing = wanted.entrySet().stream()
         .filter(e -> !existing.contains(e.getKey()))

@@ -1,6 +1,7 @@
 package ccp.platform.outbox;
 
 import ccp.platform.async.Backoff;
+import ccp.platform.async.PeriodicTask;
 import ccp.platform.kafka.EventPublisher;
 import ccp.platform.kafka.KafkaConfig;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -38,7 +39,7 @@ public final class RelevoOutbox extends VerticleBase {
   private boolean again;
   private int failures;
   private long pollTimer;
-  private long purgeTimer;
+  private PeriodicTask purge;
 
   public RelevoOutbox(Outbox outbox, OutboxConfig config, KafkaConfig kafka, SqlClient sql, MeterRegistry registry) {
     this.outbox = outbox;
@@ -56,8 +57,8 @@ public final class RelevoOutbox extends VerticleBase {
   public Future<?> start() {
     publisher = EventPublisher.create(vertx, kafka);
     pollTimer = vertx.setPeriodic(config.pollMs(), id -> drain());
-    purgeTimer = vertx.setPeriodic(PURGE_EVERY_MS, id -> outbox.purgeSent(sql)
-      .onFailure(err -> LOG.warn("Purging sent outbox rows of {} failed: {}", outbox.schema(), err.toString())));
+    purge = PeriodicTask.every(vertx, PURGE_EVERY_MS, "Purging sent outbox rows of " + outbox.schema(),
+      () -> outbox.purgeSent(sql));
     drain();
     return vertx.eventBus().<Void>localConsumer(outbox.wakeAddress(), message -> drain()).completion();
   }
@@ -65,7 +66,7 @@ public final class RelevoOutbox extends VerticleBase {
   @Override
   public Future<?> stop() {
     vertx.cancelTimer(pollTimer);
-    vertx.cancelTimer(purgeTimer);
+    purge.cancel();
     return publisher.close();
   }
 

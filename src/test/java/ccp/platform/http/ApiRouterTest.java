@@ -1,6 +1,5 @@
 package ccp.platform.http;
 
-import ccp.support.Await;
 import ccp.support.SharedInfra;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -19,6 +18,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 @DisplayName("ApiRouter: every failure is a JSON error")
 class ApiRouterTest {
@@ -63,13 +63,8 @@ class ApiRouterTest {
 
       uno.close().await();
       HttpClient client = vertx.createHttpClient();
-      Await.until(Duration.ofSeconds(5), () -> {
-        try {
-          return get(client, server, "/hola").status();
-        } catch (RuntimeException e) {
-          return 0;
-        }
-      }, status -> status == 200, "a place freed by a closed connection");
+      await("a place freed by a closed connection").atMost(Duration.ofSeconds(5)).ignoreExceptionsInstanceOf(RuntimeException.class)
+        .until(() -> get(client, server, "/hola").status(), status -> status == 200);
       dos.close().await();
     } finally {
       vertx.close().await();

@@ -2,7 +2,6 @@ package ccp.platform.kafka;
 
 import ccp.app.Role;
 import ccp.embedded.EmbeddedKafka;
-import ccp.support.Await;
 import ccp.support.Http;
 import ccp.support.RunningApp;
 import ccp.support.SharedInfra;
@@ -18,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 @DisplayName("Readiness follows the broker, not only the consumer groups joined while it was up")
 class BrokerHealthTest {
@@ -31,16 +31,16 @@ class BrokerHealthTest {
     try (RunningApp app = RunningApp.start(SharedInfra.settings(Map.of("kafka.bootstrap", broker.bootstrap())),
       Set.of(Role.FACTURACION))) {
       String ready = app.managementUrl() + "/health/ready";
-      Await.until(Duration.ofSeconds(30), () -> Http.get(ready, null).status(), s -> s == 200, "ready with its broker up");
+      await("ready with its broker up").atMost(Duration.ofSeconds(30)).until(() -> Http.get(ready, null).status(), s -> s == 200);
       assertThat(kafkaCheck(Http.get(ready, null)).getString("status")).isEqualTo("UP");
 
       broker.close();
-      Http.Response down = Await.until(Duration.ofSeconds(30), () -> Http.get(ready, null), r -> r.status() == 503,
-        "not ready once its broker is gone");
+      Http.Response down = await("not ready once its broker is gone").atMost(Duration.ofSeconds(30))
+        .until(() -> Http.get(ready, null), r -> r.status() == 503);
       assertThat(kafkaCheck(down).getString("status")).isEqualTo("DOWN");
 
       broker = EmbeddedKafka.start(dir, port);
-      Await.until(Duration.ofSeconds(60), () -> Http.get(ready, null).status(), s -> s == 200, "ready again with its broker back");
+      await("ready again with its broker back").atMost(Duration.ofSeconds(60)).until(() -> Http.get(ready, null).status(), s -> s == 200);
     } finally {
       broker.close();
     }

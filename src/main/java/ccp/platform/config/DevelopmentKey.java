@@ -1,7 +1,4 @@
-package ccp.platform.http;
-
-import ccp.platform.config.ConfigException;
-import ccp.platform.config.Settings;
+package ccp.platform.config;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,10 +16,11 @@ import java.util.Map;
  */
 public final class DevelopmentKey {
 
-  static final String FILE = "dev-jwt-secret";
+  private static final String FILE = "dev-jwt-secret";
 
   private DevelopmentKey() {}
 
+  /** The settings with {@code jwt.secret} set; on a laptop the first call writes the key into {@code data.dir}. */
   public static Settings resolve(Settings settings) throws IOException {
     if (!settings.text("jwt.secret").isEmpty()) return settings;
     if (!settings.embeddedPostgres()) {

@@ -1,0 +1,45 @@
+package ccp.carga;
+
+import ccp.platform.http.Tokens;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.ext.web.client.WebClient;
+
+import java.net.URI;
+import java.util.function.Supplier;
+
+/** What one load run works with: its Vert.x, a token minter, a client for set-up and scrapes, the system's histograms. */
+record Corrida(Vertx vertx, Tokens minter, WebClient web, URI metrics, OpcionesCarga opciones) {
+
+  private static final int CHECKS = 60;
+  private static final long CHECK_EVERY_MS = 500;
+
+  /**
+   * An open-model load at the run's rate and duration, over a pool of {@code --connections}; the shots' bodies and
+   * headers are built once, since the driver shares the CPU it measures.
+   */
+  OpenLoad load(Supplier<OpenLoad.Shot> shots) {
+    return new OpenLoad(vertx, vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
+      new PoolOptions().setHttp1MaxSize(opciones.connections)), opciones.rate, opciones.duration, shots);
+  }
+
+  Future<String> scrape() {
+    return web.getAbs(metrics.toString()).send().map(response -> response.bodyAsString());
+  }
+
+  /**
+   * Scrapes until {@code histogram} has counted {@code expected} observations since {@code before}, or 30 s have
+   * passed: the system's reactions to the load arrive after it. Completes with the last scrape.
+   */
+  Future<String> awaitCount(String histogram, String before, long expected) {
+    return awaitCount(Histogram.parse(before, histogram), histogram, expected, 0);
+  }
+
+  private Future<String> awaitCount(Histogram start, String histogram, long expected, int attempt) {
+    return scrape().compose(now -> Histogram.parse(now, histogram).countSince(start) >= expected || attempt >= CHECKS
+      ? Future.succeededFuture(now)
+      : vertx.timer(CHECK_EVERY_MS).compose(x -> awaitCount(start, histogram, expected, attempt + 1)));
+  }
+}

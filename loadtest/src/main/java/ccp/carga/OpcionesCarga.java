@@ -1,0 +1,92 @@
+package ccp.carga;
+
+import ccp.platform.cli.ConfOption;
+import ccp.platform.cli.Converters;
+import ccp.platform.config.ConfigException;
+import ccp.platform.config.DevelopmentKey;
+import ccp.platform.config.Settings;
+import ccp.platform.http.JwtConfig;
+import ccp.platform.http.Tokens;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.client.WebClient;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.net.URI;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The flags every load command takes, and the run they share: the settings of {@code --conf}, one Vert.x and token
+ * minter, the command's load, and its report printed. A command declares only its own flags and what it sends.
+ */
+final class OpcionesCarga {
+
+  /** A command's load: prepared on the calling thread (tokens, bodies), then started on the run's one context. */
+  interface Carga {
+    Supplier<Future<String>> prepare(Corrida corrida);
+  }
+
+  @Option(names = "--rate", paramLabel = "<per-second>", converter = Converters.PositiveInt.class,
+    description = "requests started per second, whatever the answers do (default: ${DEFAULT-VALUE})")
+  int rate;
+
+  @Option(names = "--duration", paramLabel = "<seconds>", defaultValue = "60", converter = Converters.PositiveInt.class,
+    description = "how long to send (default: ${DEFAULT-VALUE})")
+  int duration;
+
+  @Option(names = "--vendedores", paramLabel = "<n>", defaultValue = "1000", converter = Converters.PositiveInt.class,
+    description = "vendedores the requests rotate over, each with its own token (default: ${DEFAULT-VALUE})")
+  int vendedores;
+
+  @Option(names = "--connections", paramLabel = "<n>", defaultValue = "64", converter = Converters.PositiveInt.class,
+    description = "HTTP connections to the target, and set-up requests in flight (default: ${DEFAULT-VALUE})")
+  int connections;
+
+  @Option(names = "--metrics", paramLabel = "<url>", converter = Converters.HttpUrl.class,
+    description = "the Prometheus text with the ASR histograms (default: http://127.0.0.1:<management.port>/metrics)")
+  URI metrics;
+
+  @Mixin
+  ConfOption conf;
+
+  /** {@code rate}: the command's default, its own share of the load. */
+  OpcionesCarga(int rate) {
+    this.rate = rate;
+  }
+
+  Settings settings() throws Exception {
+    return DevelopmentKey.resolve(conf.settings());
+  }
+
+  /**
+   * The URL given with {@code option}, else this machine at the configured port. A configured 0 means a port chosen
+   * when the system starts, which the driver cannot know.
+   */
+  static URI orLocal(URI given, String option, Settings settings, String port, String path) {
+    if (given != null) return given;
+    int configured = settings.integer(port);
+    if (configured == 0) throw new ConfigException(option + " is needed: " + port + " is 0 (a port chosen at start-up)");
+    return URI.create("http://127.0.0.1:" + configured + path);
+  }
+
+  /** Runs {@code carga} to the end and prints its report; a bad configuration fails before anything is sent. */
+  int run(Settings settings, Carga carga) {
+    URI scraped = orLocal(metrics, "--metrics", settings, "management.port", "/metrics");
+    Vertx vertx = Vertx.vertx();
+    try {
+      Corrida corrida = new Corrida(vertx, Tokens.create(vertx, JwtConfig.from(settings)), WebClient.create(vertx), scraped, this);
+      Supplier<Future<String>> start = carga.prepare(corrida);
+      Promise<String> report = Promise.promise();
+      vertx.runOnContext(x -> start.get().onComplete(report));
+      System.out.println(report.future().await(duration + 120L, TimeUnit.SECONDS));
+    } catch (Exception e) {
+      throw new IllegalStateException("load run failed: " + e.getMessage(), e);
+    } finally {
+      vertx.close();
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,122 @@
+package ccp.cadena;
+
+/**
+ * The statements of the chain and its stages ({@code cadena.cadenas}, {@code cadena.cadena_etapa}) for the Coordinador
+ * (steps 2–12) and the Reanudador (R6–R9). Only {@link RepositorioCadena} runs them.
+ */
+final class SqlCadena {
+
+  private SqlCadena() {}
+
+  /**
+   * Steps 2–4 for a batch of orders in one statement: each chain and its three stage rows, the first EN_CURSO with its
+   * deadline. A chain that exists already is left as it is and answers its stage in flight (its command may never have
+   * been sent). Keys are inserted in order, so two batches of it never wait on each other in a cycle.
+   */
+  static final String INICIAR = """
+    WITH entrada AS (
+           SELECT t.pedido, t.actor, t.lineas FROM jsonb_to_recordset($1::jsonb) AS t (pedido uuid, actor text, lineas jsonb)),
+         nueva AS (
+           INSERT INTO cadena.cadenas (pedido, actor, lineas, estado)
+           SELECT pedido, actor, lineas, 'EN_CURSO' FROM entrada ORDER BY pedido
+           ON CONFLICT (pedido) DO NOTHING
+           RETURNING pedido),
+         etapas AS (
+           INSERT INTO cadena.cadena_etapa (pedido, etapa, orden, estado, intento, plazo, en_curso_desde)
+           SELECT nueva.pedido, e.etapa, e.orden,
+                  CASE WHEN e.orden = 1 THEN 'EN_CURSO' ELSE 'PENDIENTE' END,
+                  CASE WHEN e.orden = 1 THEN 1 ELSE 0 END,
+                  CASE WHEN e.orden = 1 THEN now() + make_interval(secs => $2::float8 / 1000) END,
+                  CASE WHEN e.orden = 1 THEN now() END
+           FROM nueva, (VALUES ('FACTURACION', 1), ('INVENTARIO', 2), ('DESPACHO', 3)) AS e (etapa, orden))
+    SELECT pedido, 'FACTURACION' AS etapa, 1 AS intento FROM nueva
+    UNION ALL
+    SELECT e.pedido, e.etapa, e.intento FROM cadena.cadena_etapa e JOIN entrada USING (pedido)
+    WHERE e.estado IN ('EN_CURSO', 'EN_REINTENTO')""";
+
+  /**
+   * Steps 11 and 12 for a batch of confirmations in one statement. For each: the stage confirmed and, if it has a next,
+   * that one EN_CURSO with its deadline; if it was the last, the chain LISTO — both or neither. A confirmation of an
+   * escalated stage still counts (late, the view's open gap). Answers, for each confirmation that moved its chain, the
+   * next attempt and the order's lines (or when the chain began, after the last), and the confirmed stage's state
+   * before (EN_REINTENTO: a retry confirmed; ESCALADA: late) with its retry start.
+   */
+  static final String AVANZAR = """
+    WITH entrada AS (
+           SELECT t.pedido, t.hecha, t.siguiente FROM jsonb_to_recordset($1::jsonb) AS t (pedido uuid, hecha text, siguiente text)),
+         previa AS (
+           SELECT e.pedido, e.estado, e.reintento_desde FROM cadena.cadena_etapa e
+           JOIN entrada ON e.pedido = entrada.pedido AND e.etapa = entrada.hecha),
+         hecha AS (
+           UPDATE cadena.cadena_etapa e SET estado = 'COMPLETADA', actualizada_en = now()
+           FROM entrada
+           WHERE e.pedido = entrada.pedido AND e.etapa = entrada.hecha AND e.estado IN ('EN_CURSO', 'EN_REINTENTO', 'ESCALADA')
+           RETURNING e.pedido, entrada.siguiente),
+         siguiente AS (
+           UPDATE cadena.cadena_etapa e
+           SET estado = 'EN_CURSO', intento = 1, plazo = now() + make_interval(secs => $2::float8 / 1000),
+               en_curso_desde = now(), actualizada_en = now()
+           FROM hecha, cadena.cadenas c
+           WHERE e.pedido = hecha.pedido AND e.etapa = hecha.siguiente AND e.estado = 'PENDIENTE' AND c.pedido = hecha.pedido
+             AND c.estado = 'EN_CURSO'
+           RETURNING e.pedido, e.intento, c.lineas),
+         lista AS (
+           UPDATE cadena.cadenas c SET estado = 'LISTO', terminada_en = now()
+           FROM hecha WHERE hecha.siguiente IS NULL AND c.pedido = hecha.pedido AND c.estado = 'EN_CURSO'
+           RETURNING c.pedido, c.iniciada_en)
+    SELECT s.pedido, s.intento, s.lineas, NULL::timestamptz AS iniciada_en, p.estado AS antes, p.reintento_desde
+    FROM siguiente s JOIN previa p USING (pedido)
+    UNION ALL
+    SELECT l.pedido, 0, NULL::jsonb, l.iniciada_en, p.estado, p.reintento_desde
+    FROM lista l JOIN previa p USING (pedido)""";
+
+  /** A stage answered that the order cannot go on (no stock): the stage RECHAZADA and the chain RECHAZADO. */
+  static final String RECHAZAR = """
+    WITH hecha AS (
+           UPDATE cadena.cadena_etapa SET estado = 'RECHAZADA', actualizada_en = now()
+           WHERE pedido = $1 AND etapa = $2 AND estado IN ('EN_CURSO', 'EN_REINTENTO')
+           RETURNING pedido)
+    UPDATE cadena.cadenas c SET estado = 'RECHAZADO', terminada_en = now()
+    FROM hecha WHERE c.pedido = hecha.pedido AND c.estado = 'EN_CURSO'
+    RETURNING c.pedido""";
+
+  /** What a repeated confirmation must make sure was sent: the stage now in flight, or the chain's end. */
+  static final String SITUACION = """
+    SELECT c.estado AS cadena, c.lineas, e.etapa, e.estado, e.intento
+    FROM cadena.cadenas c JOIN cadena.cadena_etapa e ON e.pedido = c.pedido
+    WHERE c.pedido = $1 ORDER BY e.orden""";
+
+  /**
+   * The Reacción stops an annulled order's chain: DETENIDO whether it runs, finished, or has not started yet (a chain
+   * that starts later finds the row and does nothing).
+   */
+  static final String DETENER = """
+    INSERT INTO cadena.cadenas (pedido, actor, lineas, estado, terminada_en) VALUES ($1, $2, '[]', 'DETENIDO', now())
+    ON CONFLICT (pedido) DO UPDATE SET estado = 'DETENIDO', terminada_en = now()
+    WHERE cadenas.estado IN ('EN_CURSO', 'LISTO')""";
+
+  /** R6–R7: the signalled attempt, if it is still stopped, becomes the next one, with the Reanudador's wait. */
+  static final String REINTENTAR = """
+    UPDATE cadena.cadena_etapa e
+    SET estado = 'EN_REINTENTO', intento = e.intento + 1, plazo = now() + make_interval(secs => $4::float8 / 1000),
+        reintento_desde = now(), actualizada_en = now()
+    FROM cadena.cadenas c
+    WHERE e.pedido = $1 AND e.etapa = $2 AND e.intento = $3 AND e.estado IN ('EN_CURSO', 'FALLIDA') AND c.pedido = e.pedido
+    RETURNING e.intento, c.lineas""";
+
+  /** R9: the retries that got no confirmation within their wait. */
+  static final String ESCALAR = """
+    UPDATE cadena.cadena_etapa SET estado = 'ESCALADA', actualizada_en = now()
+    WHERE (pedido, etapa) IN (
+      SELECT pedido, etapa FROM cadena.cadena_etapa WHERE estado = 'EN_REINTENTO' AND plazo < now() LIMIT 500)
+    AND estado = 'EN_REINTENTO'
+    RETURNING pedido, etapa, intento, reintento_desde""";
+
+  /** Escalations whose event is not acknowledged yet (the process that escalated them died before). */
+  static final String ESCALADAS_SIN_PUBLICAR = """
+    SELECT pedido, etapa, intento, reintento_desde FROM cadena.cadena_etapa
+    WHERE estado = 'ESCALADA' AND escalada_publicada_en IS NULL AND actualizada_en < now() - interval '2 seconds' LIMIT 500""";
+
+  static final String ESCALADA_PUBLICADA = """
+    UPDATE cadena.cadena_etapa SET escalada_publicada_en = now() WHERE pedido = $1 AND etapa = $2 AND escalada_publicada_en IS NULL""";
+}

@@ -1,0 +1,17 @@
+package ccp.platform.kafka;
+
+import ccp.platform.config.Settings;
+
+/**
+ * How the project's topics are created ({@code kafka.partitions.*}, {@code kafka.replication-factor}).
+ *
+ * @param securityPartitions the security topics' partitions: one active consumer and a standby
+ * @param chainPartitions    the chain's P, the most replicas of a chain role that can share the work
+ */
+public record TopicsConfig(int securityPartitions, int chainPartitions, int replicationFactor) {
+
+  public static TopicsConfig from(Settings settings) {
+    return new TopicsConfig(settings.integer("kafka.partitions.security"), settings.integer("kafka.partitions.chain"),
+      settings.integer("kafka.replication-factor"));
+  }
+}
