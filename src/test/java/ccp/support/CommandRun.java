@@ -1,6 +1,10 @@
 package ccp.support;
 
+import ccp.platform.cli.Cli;
+
+import java.io.ByteArrayOutputStream;
 import java.io.File;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +28,19 @@ public record CommandRun(int status, String stderr) {
       throw new AssertionError(main.getSimpleName() + " " + args + " did not end within 60 s");
     }
     return new CommandRun(process.exitValue(), new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).strip());
+  }
+
+  /** The commands run in this JVM through {@link Cli#execute}, with what they write on stderr captured. */
+  public static CommandRun inProcess(String[] args, Object... commands) {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream original = System.err;
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    try {
+      int status = Cli.execute(args, commands);
+      return new CommandRun(status, err.toString(StandardCharsets.UTF_8).strip());
+    } finally {
+      System.setErr(original);
+    }
   }
 
   /** {@code KEY=value}, or nothing when blank. */

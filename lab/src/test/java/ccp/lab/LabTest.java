@@ -1,6 +1,6 @@
 package ccp.lab;
 
-import ccp.platform.cli.Cli;
+import ccp.support.CommandRun;
 import ccp.platform.config.ConfigException;
 import ccp.support.SharedInfra;
 import org.junit.jupiter.api.DisplayName;
@@ -10,9 +10,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -34,19 +31,10 @@ class LabTest {
   })
   @DisplayName("a bad option exits 2 with one line that names it, before anything runs")
   void badOptionExitsTwo(String command, String option, String named, String reason) {
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    PrintStream original = System.err;
-    int code;
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    try {
-      code = Cli.execute(new String[] {command, option}, new Lab(), new LabInstancia());
-    } finally {
-      System.setErr(original);
-    }
+    CommandRun run = CommandRun.inProcess(new String[] {command, option}, new Lab(), new LabInstancia());
 
-    assertThat(code).isEqualTo(2);
-    assertThat(err.toString(StandardCharsets.UTF_8).lines()).singleElement().asString()
-      .startsWith("reto2-ccp: " + command + ": ").contains(named, reason);
+    assertThat(run.status()).isEqualTo(2);
+    assertThat(run.stderr().lines()).singleElement().asString().startsWith("reto2-ccp: " + command + ": ").contains(named, reason);
   }
 
   @Test

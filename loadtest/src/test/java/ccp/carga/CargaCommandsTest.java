@@ -1,12 +1,8 @@
 package ccp.carga;
 
-import ccp.platform.cli.Cli;
+import ccp.support.CommandRun;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,18 +21,10 @@ class CargaCommandsTest {
     "carga-sesiones | --improper=0.1        | --improper    | Unknown option",
   })
   void aBadValueExitsTwoWithOneLineNamingTheFlag(String command, String flag, String named, String reason) {
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    PrintStream original = System.err;
-    int code;
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    try {
-      code = Cli.execute(new String[] {command, flag}, new CargaSesiones(), new CargaPedidos());
-    } finally {
-      System.setErr(original);
-    }
+    CommandRun run = CommandRun.inProcess(new String[] {command, flag}, new CargaSesiones(), new CargaPedidos());
 
-    String stderr = err.toString(StandardCharsets.UTF_8);
-    assertThat(code).isEqualTo(2);
-    assertThat(stderr.lines()).singleElement().asString().startsWith("reto2-ccp: " + command + ": ").contains(named, reason);
+    assertThat(run.status()).isEqualTo(2);
+    assertThat(run.stderr().lines()).singleElement().asString().startsWith("reto2-ccp: " + command + ": ").contains(named, reason);
   }
+
 }
