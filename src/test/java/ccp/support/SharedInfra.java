@@ -2,6 +2,7 @@ package ccp.support;
 
 import ccp.embedded.EmbeddedKafka;
 import ccp.embedded.EmbeddedPg;
+import ccp.embedded.EmbeddedPg.Durability;
 import ccp.platform.config.Settings;
 import ccp.platform.infra.Infrastructure;
 import ccp.platform.infra.LocalServers;
@@ -26,7 +27,7 @@ public final class SharedInfra {
 
   /** The embedded servers, as the laptop jar plugs them in ({@code ccp.laptop.Embedded}, which depends on this module). */
   public static final LocalServers EMBEDDED = new LocalServers(
-    (dir, database, user, port) -> LocalServers.loopback(EmbeddedPg.start(dir, database, user, port), EmbeddedPg::port),
+    (dir, database, user, port) -> LocalServers.loopback(EmbeddedPg.start(dir, database, user, port, Durability.PROCESS_CRASH_ONLY), EmbeddedPg::port),
     (dir, port) -> LocalServers.loopback(EmbeddedKafka.start(dir, port), EmbeddedKafka::port));
 
   private static Infrastructure infrastructure;

@@ -27,11 +27,20 @@ public final class EmbeddedPg implements AutoCloseable {
     this.server = server;
   }
 
+  /** What a committed transaction survives. */
+  public enum Durability {
+    /** A crash or a power loss: what a person runs keeps every order it answered 201 (PostgreSQL's defaults). */
+    DURABLE,
+    /** Only a crash of PostgreSQL itself, not of the machine: for the tests and the lab, which measure the code. */
+    PROCESS_CRASH_ONLY
+  }
+
   /**
    * Listens on {@code port} (0: a free one). {@code database} and {@code user} are validated SQL identifiers (see
    * Settings); the embedded server trusts local logins.
    */
-  public static EmbeddedPg start(Path dir, String database, String user, int port) throws IOException, SQLException {
+  public static EmbeddedPg start(Path dir, String database, String user, int port, Durability durability) throws IOException, SQLException {
+    String flush = durability == Durability.DURABLE ? "on" : "off";
     Files.createDirectories(dir);
     EmbeddedPostgres server = EmbeddedPostgres.builder()
       .setDataDirectory(dir.resolve("data"))
@@ -39,12 +48,12 @@ public final class EmbeddedPg implements AutoCloseable {
       .setCleanDataDirectory(false)
       .setPort(port == 0 ? FreePorts.pick() : port)
       .setServerConfig("max_connections", "300")
-      .setServerConfig("fsync", "off")
-      .setServerConfig("synchronous_commit", "off")
-      .setServerConfig("full_page_writes", "off")
+      .setServerConfig("fsync", flush)
+      .setServerConfig("synchronous_commit", flush)
+      .setServerConfig("full_page_writes", flush)
       .start();
     createDatabase(server, database, user);
-    LOG.info("Embedded PostgreSQL listening on 127.0.0.1:{}, data in {}", server.getPort(), dir.toAbsolutePath());
+    LOG.info("Embedded PostgreSQL listening on 127.0.0.1:{}, data in {}, {}", server.getPort(), dir.toAbsolutePath(), durability);
     return new EmbeddedPg(server);
   }
 

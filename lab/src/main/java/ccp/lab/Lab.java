@@ -121,7 +121,8 @@ public final class Lab implements Callable<Integer> {
 
     boolean pg = multi || etapa || estrategias.stream().anyMatch(e -> e.enPg);
     EmbeddedPg embedded = pg && settings.embeddedPostgres()
-      ? EmbeddedPg.start(settings.dataDir().resolve("lab-postgres"), settings.text("pg.database"), settings.text("pg.user"), 0) : null;
+      ? EmbeddedPg.start(settings.dataDir().resolve("lab-postgres"), settings.text("pg.database"), settings.text("pg.user"), 0,
+        EmbeddedPg.Durability.PROCESS_CRASH_ONLY) : null;
     Settings pgSettings = embedded == null ? settings : settings.with(Map.of("pg.host", "127.0.0.1", "pg.port", embedded.port()));
     Vertx vertx = Vertx.vertx();
     try (Progress progress = Progress.toStderr(); LabDb db = pg ? LabDb.abrir(vertx, pgSettings) : null) {

@@ -2,6 +2,7 @@ package ccp.laptop;
 
 import ccp.app.Role;
 import ccp.platform.config.Settings;
+import ccp.support.Db;
 import ccp.support.Http;
 import ccp.support.RunningApp;
 import ccp.support.SharedInfra;
@@ -20,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class InfraProcessTest {
 
   @Test
-  @DisplayName("the infra process is ready on its management port, and a gateway and gestor started on its addresses open a session")
+  @DisplayName("the infra process is ready on its management port with a durable database, and a gateway and gestor started on its addresses open a session")
   void roleProcessesUseIt() throws Exception {
     Path dir = Files.createTempDirectory("ccp-infra-test");
     Settings own = SharedInfra.defaults().with(Map.of("data.dir", dir.toString(), "http.host", "127.0.0.1",
@@ -32,6 +33,9 @@ class InfraProcessTest {
       assertThat(infra.settings().integer("pg.port")).isEqualTo(own.integer("infra.pg-port"));
       String secret = Files.readString(dir.resolve("dev-jwt-secret")).trim();
       assertThat(infra.settings().text("jwt.secret")).isEqualTo(secret);
+      // What a person runs keeps an answered order across a power loss: PostgreSQL's durable defaults, not the tests'.
+      assertThat(Db.strings(infra.settings(), "SELECT setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', "
+        + "'full_page_writes') ORDER BY name")).containsExactly("on", "on", "on");
 
       // What bin/cluster gives a role process: the infra's addresses and the development key, its own ports.
       Settings roles = own.with(Map.of("kafka.bootstrap", infra.settings().text("kafka.bootstrap"), "pg.host", "127.0.0.1",
