@@ -11,7 +11,8 @@ import java.util.UUID;
 
 /**
  * ConsumidorBandeja (R10–R11 and the red arrows): files each escalation from {@code cola.bandeja} and each dead letter
- * of {@code cola.fallidos} as an item of the Bandeja, once per event id.
+ * of {@code cola.fallidos} as an item of the Bandeja, once per event id (a dead letter's names its record and group,
+ * so a poison record redelivered to its group is one item).
  */
 final class ConsumidorBandeja extends ConsumerVerticle {
 

@@ -13,6 +13,9 @@ import ccp.support.SharedInfra;
 import ccp.support.TestTokens;
 import ccp.support.Topic;
 import io.vertx.core.json.JsonObject;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -119,6 +122,46 @@ class RecuperacionCadenaTest {
     assertThat(Http.post(app.gatewayUrl() + "/v1/bandeja/" + item.getString("id") + "/cierre", api.token(operador),
       "{\"motivo\":\"revisado\"}").status()).isEqualTo(200);
     assertThat(api.bandeja(operador, "CERRADO")).anyMatch(i -> i.getString("id").equals(item.getString("id")));
+  }
+
+  @Test
+  @DisplayName("a poison command redelivered to its group (rewound as a crash before the commit leaves it) is dead-lettered again, yet one inbox item")
+  void redeliveredPoisonIsOneInboxItem() throws Exception {
+    String marca = "veneno-" + java.util.UUID.randomUUID();
+    String grupo = Etapa.FACTURACION.cola();
+    try (RunningApp facturacion = RunningApp.start(SharedInfra.process(cluster, Map.of()), EnumSet.of(Role.FACTURACION))) {
+      Topic.send(cluster, Topics.ETAPA_EJECUTAR, marca, "{\"no\": \"es un comando\", \"marca\": \"" + marca + "\"}");
+      await("the dead letter in the inbox").atMost(Duration.ofSeconds(20)).until(() -> itemsFallidos(marca, grupo) == 1);
+    }
+    JsonObject veneno = cartasMuertas(marca, grupo).get(0).data();
+    rebobinar(grupo, new TopicPartition(veneno.getString("topic"), veneno.getInteger("partition")), veneno.getLong("offset"));
+
+    try (RunningApp facturacion = RunningApp.start(SharedInfra.process(cluster, Map.of()), EnumSet.of(Role.FACTURACION))) {
+      await("dead-lettered again").atMost(Duration.ofSeconds(30)).until(() -> cartasMuertas(marca, grupo).size() == 2);
+      await("still one inbox item").during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(250)).until(() -> itemsFallidos(marca, grupo) == 1);
+    }
+  }
+
+  private static List<Envelope> cartasMuertas(String marca, String grupo) {
+    return Topic.read(cluster, Topics.COLA_FALLIDOS, r -> r.value().contains(marca)).stream()
+      .map(r -> Envelope.parse(r.value())).filter(letter -> grupo.equals(letter.data().getString("grupo"))).toList();
+  }
+
+  private static long itemsFallidos(String marca, String grupo) {
+    return Db.count(cluster, "SELECT count(*) FROM cadena.bandeja WHERE tipo = 'FALLIDO' AND detalle->>'grupo' = ? "
+      + "AND strpos(detalle->>'valor', ?) > 0", grupo, marca);
+  }
+
+  /** Moves the (stopped, so empty) group's committed offset back to {@code offset}, as if its commit had never happened. */
+  private static void rebobinar(String grupo, TopicPartition partition, long offset) {
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.text("kafka.bootstrap")))) {
+      // The group is empty only once the broker has seen the stopped member leave.
+      await("the group rewound").atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
+        admin.alterConsumerGroupOffsets(grupo, Map.of(partition, new OffsetAndMetadata(offset))).all().get();
+        return true;
+      });
+    }
   }
 
   @Test

@@ -11,6 +11,8 @@ import io.vertx.kafka.client.consumer.OffsetAndMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -29,7 +31,8 @@ import java.util.function.Supplier;
  *   <li>The offset committed for a partition is the one after the highest <em>contiguous</em> handled record, so a
  *       crash never skips an unhandled one (handlers must be idempotent: they are).</li>
  *   <li>A handler failure is retried with back-off; a {@link PoisonMessageException} (or an unparseable envelope)
- *       sends the original record to {@code cola.fallidos} with its reason, and the consumer goes on.</li>
+ *       sends the original record to {@code cola.fallidos} with its reason, and the consumer goes on; the dead
+ *       letter's id derives from the record and the group, so a redelivered poison record is the same dead letter.</li>
  *   <li>Past {@code kafka.consumer.max-in-flight} records in progress, the assigned partitions are paused.</li>
  * </ul>
  */
@@ -224,8 +227,18 @@ public final class ReliableConsumer {
       .put("valor", record.value())
       .put("motivo", reason);
     String subject = record.topic() + "-" + record.partition() + "@" + record.offset();
-    Envelope letter = Envelope.create(EventTypes.MENSAJE_FALLIDO, "/" + group, subject, data);
+    Envelope letter = new Envelope(deadLetterId(record), EventTypes.MENSAJE_FALLIDO, "/" + group, Instant.now(), subject, data);
     return deadLetters.publish(Topics.COLA_FALLIDOS, record.key(), letter).mapEmpty();
+  }
+
+  /**
+   * One id per record and group: a poison record redelivered (a crash before the commit) is dead-lettered again
+   * under the same id, so the Bandeja files it once; another group failing on it is another failure. A topic name
+   * has no '/', so the name is unambiguous.
+   */
+  private String deadLetterId(KafkaConsumerRecord<String, String> record) {
+    String name = record.topic() + "/" + record.partition() + "/" + record.offset() + "/" + group;
+    return UUID.nameUUIDFromBytes(name.getBytes(StandardCharsets.UTF_8)).toString();
   }
 
   private Future<Void> commitProgress() {

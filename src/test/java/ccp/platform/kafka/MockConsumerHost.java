@@ -49,7 +49,13 @@ final class MockConsumerHost implements AutoCloseable {
   /** Deploys and subscribes a consumer of {@code topic}; {@code deadLetters} may be null where none is expected. */
   static MockConsumerHost start(Vertx vertx, String topic, KafkaConfig kafka, EventPublisher deadLetters,
                                 ReliableConsumer.Handler handler, Predicate<KafkaConsumerRecord<String, String>> concerns) {
-    return new MockConsumerHost(vertx, topic, new Host(kafka, topic, deadLetters, handler, concerns));
+    return start(vertx, GROUP, topic, kafka, deadLetters, handler, concerns);
+  }
+
+  /** The same, as a member of consumer group {@code group}. */
+  static MockConsumerHost start(Vertx vertx, String group, String topic, KafkaConfig kafka, EventPublisher deadLetters,
+                                ReliableConsumer.Handler handler, Predicate<KafkaConsumerRecord<String, String>> concerns) {
+    return new MockConsumerHost(vertx, topic, new Host(kafka, group, topic, deadLetters, handler, concerns));
   }
 
   /** {@code kafka.*} as the tests need them: no broker, the given commit interval and in-flight limit. */
@@ -165,6 +171,7 @@ final class MockConsumerHost implements AutoCloseable {
   private static final class Host extends VerticleBase {
     private final Recording mock = new Recording();
     private final KafkaConfig kafka;
+    private final String group;
     private final String topic;
     private final EventPublisher deadLetters;
     private final ReliableConsumer.Handler handler;
@@ -172,9 +179,10 @@ final class MockConsumerHost implements AutoCloseable {
     private ReliableConsumer consumer;
     private KafkaConsumer<String, String> client;
 
-    Host(KafkaConfig kafka, String topic, EventPublisher deadLetters, ReliableConsumer.Handler handler,
+    Host(KafkaConfig kafka, String group, String topic, EventPublisher deadLetters, ReliableConsumer.Handler handler,
          Predicate<KafkaConsumerRecord<String, String>> concerns) {
       this.kafka = kafka;
+      this.group = group;
       this.topic = topic;
       this.deadLetters = deadLetters;
       this.handler = handler;
@@ -187,7 +195,7 @@ final class MockConsumerHost implements AutoCloseable {
 
     @Override
     public Future<?> start() {
-      consumer = new ReliableConsumer(vertx, kafka, GROUP, topic, deadLetters, handler, concerns, config -> {
+      consumer = new ReliableConsumer(vertx, kafka, group, topic, deadLetters, handler, concerns, config -> {
         client = KafkaConsumer.create(vertx, mock);
         return client;
       });

@@ -71,6 +71,38 @@ class ReliableConsumerDeadLetterTest {
     assertThat(letters.get(2L).data().getString("motivo")).contains("a handler's bug");
   }
 
+  @Test
+  @DisplayName("a poison record redelivered to its group (a crash before the commit) is the same dead letter; another group's is another")
+  void aRedeliveredPoisonRecordKeepsItsDeadLetterId(Vertx vertx) {
+    KafkaConfig broker = KafkaConfig.from(SharedInfra.settings());
+    ensureColaFallidos(vertx, broker.bootstrap());
+    String topic = "prueba-" + UUID.randomUUID();
+    EventPublisher deadLetters = EventPublisher.create(vertx, broker);
+    try {
+      deadLetterOffsetZero(vertx, MockConsumerHost.GROUP, topic, deadLetters);
+      deadLetterOffsetZero(vertx, MockConsumerHost.GROUP, topic, deadLetters);
+      deadLetterOffsetZero(vertx, "otro-grupo", topic, deadLetters);
+    } finally {
+      deadLetters.close().timeout(10, TimeUnit.SECONDS).await();
+    }
+
+    Map<String, List<String>> idsByGroup = Topic.read(SharedInfra.settings(), Topics.COLA_FALLIDOS, r -> r.value().contains(topic)).stream()
+      .map(r -> Envelope.parse(r.value()))
+      .collect(Collectors.groupingBy(letter -> letter.data().getString("grupo"), Collectors.mapping(Envelope::id, Collectors.toList())));
+    assertThat(idsByGroup.get(MockConsumerHost.GROUP)).as("the record dead-lettered twice by its group").hasSize(2)
+      .containsOnly(idsByGroup.get(MockConsumerHost.GROUP).get(0));
+    assertThat(idsByGroup.get("otro-grupo")).hasSize(1).doesNotContain(idsByGroup.get(MockConsumerHost.GROUP).get(0));
+  }
+
+  /** A fresh member of {@code group} reads offset 0 of the topic, a record that is not an envelope, and dead-letters it. */
+  private static void deadLetterOffsetZero(Vertx vertx, String group, String topic, EventPublisher deadLetters) {
+    try (MockConsumerHost consumer = MockConsumerHost.start(vertx, group, topic, MockConsumerHost.kafka(10, 100), deadLetters,
+      envelope -> Future.succeededFuture(), r -> true).assign(0)) {
+      consumer.offer(0, 0, "k0", "not an envelope");
+      await("commit past the dead letter").atMost(Duration.ofSeconds(30)).until(() -> consumer.committed(0) == 1);
+    }
+  }
+
   private static void ensureColaFallidos(Vertx vertx, String bootstrap) {
     KafkaAdminClient admin = KafkaAdminClient.create(vertx, Map.of("bootstrap.servers", bootstrap));
     admin.listTopics()
