@@ -94,7 +94,8 @@ final class ApiBandeja implements AppApi {
       Etapa etapa = Etapa.valueOf(found.getString("etapa"));
       return cadenas.reintentarEscalada(pedido, etapa, esperaMs).compose(reintento -> {
         if (reintento.isEmpty()) {
-          ApiErrors.send(ctx, 409, "not_retryable", "the stage of inbox item " + id + " is no longer escalated");
+          ApiErrors.send(ctx, 409, "not_retryable",
+            "the stage of inbox item " + id + " is no longer escalated, or its order's chain stopped");
           return Future.succeededFuture();
         }
         int intento = reintento.get().intento();

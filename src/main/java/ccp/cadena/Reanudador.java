@@ -22,7 +22,8 @@ import java.util.UUID;
  * attempt and a wait of {@code reanudador.espera-ms}, and re-sends only that stage. A periodic check escalates the
  * retries that got no confirmation in time (R9) and publishes them on {@code cadena.escalada}. Confirmation and
  * escalation race on the row: each is a conditional update, the first writer wins. Keeping the wait in the row, not in
- * a timer of this process, means a Reanudador that dies mid-wait is replaced by any other one.
+ * a timer of this process, means a Reanudador that dies mid-wait is replaced by any other one. Both read the chain in
+ * the same statement: the stage of an order annulled meanwhile (chain DETENIDO) is neither retried nor escalated.
  */
 final class Reanudador extends ConsumerVerticle {
 

@@ -11,10 +11,13 @@ import java.util.List;
  */
 public interface RegistroSenales {
 
-  /** R1–R3: registers a signal for each stage in flight past its deadline, once per attempt. */
+  /** R1–R3: registers a signal for each stage in flight past its deadline, once per attempt, if its chain runs. */
   Future<Void> senalarVencidas();
 
-  /** Registers a signal for each of {@code etapa}'s stages in flight (its consumers are gone); answers how many. */
+  /**
+   * Registers a signal for each of {@code etapa}'s stages in flight whose chain runs (the stage's consumers are gone);
+   * answers how many.
+   */
   Future<Integer> senalarSinRespuesta(Etapa etapa);
 
   /** The registered signals not yet acknowledged by the broker, oldest first. */

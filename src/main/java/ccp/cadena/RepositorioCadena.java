@@ -117,7 +117,7 @@ final class RepositorioCadena implements RegistroSenales {
     return sql.preparedQuery(SqlCadena.DETENER).execute(Tuple.of(pedido, actor)).mapEmpty();
   }
 
-  /** R6–R7; empty when the attempt moved on already (confirmed, or retried by another signal). */
+  /** R6–R7; empty when the attempt moved on (confirmed, or retried by another signal) or its chain stopped. */
   Future<Optional<Reintento>> reintentar(UUID pedido, Etapa etapa, int intento, int esperaMs) {
     return sql.preparedQuery(SqlCadena.REINTENTAR).execute(Tuple.of(pedido, etapa.name(), intento, esperaMs))
       .map(RepositorioCadena::reintento);
@@ -183,7 +183,10 @@ final class RepositorioCadena implements RegistroSenales {
     return sql.preparedQuery(SqlBandeja.CERRAR).execute(Tuple.of(id, motivo)).map(rows -> rows.size() == 1);
   }
 
-  /** The Bandeja's retry: empty when the stage is no longer escalated (confirmed late, or retried already). */
+  /**
+   * The Bandeja's retry: empty when the stage is no longer escalated (confirmed late, or retried already) or its chain
+   * stopped.
+   */
   Future<Optional<Reintento>> reintentarEscalada(UUID pedido, Etapa etapa, int esperaMs) {
     return sql.preparedQuery(SqlBandeja.REINTENTAR_ESCALADA).execute(Tuple.of(pedido, etapa.name(), esperaMs))
       .map(RepositorioCadena::reintento);

@@ -42,12 +42,15 @@ final class SqlBandeja {
   static final String LEER = """
     SELECT id, tipo, pedido, etapa, detalle, estado, abierta_en, cerrada_en, cierre FROM cadena.bandeja WHERE id = $1""";
 
-  /** The Bandeja's retry: an escalated stage goes back to EN_REINTENTO with a new attempt, its escalation re-armed. */
+  /**
+   * The Bandeja's retry: an escalated stage goes back to EN_REINTENTO with a new attempt, its escalation re-armed —
+   * only while its chain runs (an annulled order's stage is not commanded again, nor escalated a second time).
+   */
   static final String REINTENTAR_ESCALADA = """
     UPDATE cadena.cadena_etapa e
     SET estado = 'EN_REINTENTO', intento = e.intento + 1, plazo = now() + make_interval(secs => $3::float8 / 1000),
         reintento_desde = now(), escalada_publicada_en = NULL, actualizada_en = now()
     FROM cadena.cadenas c
-    WHERE e.pedido = $1 AND e.etapa = $2 AND e.estado = 'ESCALADA' AND c.pedido = e.pedido
+    WHERE e.pedido = $1 AND e.etapa = $2 AND e.estado = 'ESCALADA' AND c.pedido = e.pedido AND c.estado = 'EN_CURSO'
     RETURNING e.intento, c.lineas""";
 }

@@ -95,20 +95,29 @@ final class SqlCadena {
     ON CONFLICT (pedido) DO UPDATE SET estado = 'DETENIDO', terminada_en = now()
     WHERE cadenas.estado IN ('EN_CURSO', 'LISTO')""";
 
-  /** R6–R7: the signalled attempt, if it is still stopped, becomes the next one, with the Reanudador's wait. */
+  /**
+   * R6–R7: the signalled attempt, if it is still stopped and its chain still runs, becomes the next one, with the
+   * Reanudador's wait. A signal registered before the order was annulled retries nothing.
+   */
   static final String REINTENTAR = """
     UPDATE cadena.cadena_etapa e
     SET estado = 'EN_REINTENTO', intento = e.intento + 1, plazo = now() + make_interval(secs => $4::float8 / 1000),
         reintento_desde = now(), actualizada_en = now()
     FROM cadena.cadenas c
-    WHERE e.pedido = $1 AND e.etapa = $2 AND e.intento = $3 AND e.estado IN ('EN_CURSO', 'FALLIDA') AND c.pedido = e.pedido
+    WHERE e.pedido = $1 AND e.etapa = $2 AND e.intento = $3 AND e.estado = 'EN_CURSO' AND c.pedido = e.pedido
+      AND c.estado = 'EN_CURSO'
     RETURNING e.intento, c.lineas""";
 
-  /** R9: the retries that got no confirmation within their wait. */
+  /**
+   * R9: the retries that got no confirmation within their wait, of chains that still run: an order annulled during its
+   * retry is not put before a person. The chain is read before the limit, so stopped stages never crowd out the others.
+   */
   static final String ESCALAR = """
     UPDATE cadena.cadena_etapa SET estado = 'ESCALADA', actualizada_en = now()
     WHERE (pedido, etapa) IN (
-      SELECT pedido, etapa FROM cadena.cadena_etapa WHERE estado = 'EN_REINTENTO' AND plazo < now() LIMIT 500)
+      SELECT e.pedido, e.etapa FROM cadena.cadena_etapa e
+      JOIN cadena.cadenas c ON c.pedido = e.pedido AND c.estado = 'EN_CURSO'
+      WHERE e.estado = 'EN_REINTENTO' AND e.plazo < now() LIMIT 500)
     AND estado = 'EN_REINTENTO'
     RETURNING pedido, etapa, intento, reintento_desde""";
 

@@ -8,19 +8,28 @@ final class SqlSenales {
 
   private SqlSenales() {}
 
-  /** R1–R3: a signal in RegistroSenales for each stage past its deadline (read-only on the chain). */
+  /**
+   * R1–R3: a signal in RegistroSenales for each stage past its deadline (read-only on the chain) whose chain still runs:
+   * a stopped (annulled) order's stage that never answers is not retried. The chain is read in the same statement,
+   * before the limit, so stopped stages never crowd out the running ones.
+   */
   static final String SENALAR_VENCIDAS = """
     INSERT INTO cadena.registro_senales (pedido, etapa, intento, motivo)
-    SELECT pedido, etapa, intento, 'PLAZO_VENCIDO' FROM cadena.cadena_etapa
-    WHERE estado IN ('EN_CURSO', 'FALLIDA') AND plazo < now()
-    ORDER BY plazo LIMIT 500
+    SELECT e.pedido, e.etapa, e.intento, 'PLAZO_VENCIDO' FROM cadena.cadena_etapa e
+    JOIN cadena.cadenas c ON c.pedido = e.pedido AND c.estado = 'EN_CURSO'
+    WHERE e.estado = 'EN_CURSO' AND e.plazo < now()
+    ORDER BY e.plazo LIMIT 500
     ON CONFLICT (pedido, etapa, intento) DO NOTHING""";
 
-  /** A stage started less than a second ago may not have reached its consumer yet: it is left to its deadline. */
+  /**
+   * A stage started less than a second ago may not have reached its consumer yet: it is left to its deadline. As the
+   * sweep, only stages of a chain that still runs.
+   */
   static final String SENALAR_SIN_RESPUESTA = """
     INSERT INTO cadena.registro_senales (pedido, etapa, intento, motivo)
-    SELECT pedido, etapa, intento, 'SONDEO_SIN_RESPUESTA' FROM cadena.cadena_etapa
-    WHERE etapa = $1 AND estado = 'EN_CURSO' AND en_curso_desde < now() - interval '1 second'
+    SELECT e.pedido, e.etapa, e.intento, 'SONDEO_SIN_RESPUESTA' FROM cadena.cadena_etapa e
+    JOIN cadena.cadenas c ON c.pedido = e.pedido AND c.estado = 'EN_CURSO'
+    WHERE e.etapa = $1 AND e.estado = 'EN_CURSO' AND e.en_curso_desde < now() - interval '1 second'
     LIMIT 500
     ON CONFLICT (pedido, etapa, intento) DO NOTHING""";
 
