@@ -42,6 +42,7 @@ public final class Settings {
     integer("pg.pool-size", 1, 512);
     integer("infra.kafka-port", 0, 65535);
     integer("infra.pg-port", 0, 65535);
+    bool("infra.pg-durable");
     text("http.host", v -> !v.isBlank(), "an address to bind");
     integer("http.instances", 0, 256);
     integer("http.max-connections", 1, 1_000_000);

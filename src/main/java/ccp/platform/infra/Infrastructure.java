@@ -39,7 +39,7 @@ public final class Infrastructure implements AutoCloseable {
     try {
       if (settings.embeddedPostgres()) {
         LocalServers.Running pg = local.postgres().start(settings.dataDir().resolve("postgres"), settings.text("pg.database"),
-          settings.text("pg.user"), pgPort);
+          settings.text("pg.user"), pgPort, settings.flag("infra.pg-durable"));
         started.add(pg.server());
         resolved.put("pg.host", pg.host());
         resolved.put("pg.port", pg.port());

@@ -11,7 +11,7 @@ public record LocalServers(Postgres postgres, Kafka kafka) {
 
   /** The production artifact's: configuring both servers is required. */
   public static final LocalServers NONE = new LocalServers(
-    (dir, database, user, port) -> {
+    (dir, database, user, port, durable) -> {
       throw Infrastructure.missing("PostgreSQL", "pg.host");
     },
     (dir, port) -> {
@@ -33,8 +33,11 @@ public record LocalServers(Postgres postgres, Kafka kafka) {
 
   @FunctionalInterface
   public interface Postgres {
-    /** Keeps its data in {@code dir}; {@code database} and {@code user} exist once started; port 0: a free one. */
-    Running start(Path dir, String database, String user, int port) throws Exception;
+    /**
+     * Keeps its data in {@code dir}; {@code database} and {@code user} exist once started; port 0: a free one;
+     * {@code durable}: each commit is flushed to disk before it is acknowledged.
+     */
+    Running start(Path dir, String database, String user, int port, boolean durable) throws Exception;
   }
 
   @FunctionalInterface
