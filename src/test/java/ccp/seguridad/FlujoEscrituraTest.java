@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -86,6 +87,43 @@ class FlujoEscrituraTest {
       .until(() -> Db.count(app.settings(), "SELECT count(*) FROM inventario.reservas r WHERE r.pedido = ?::uuid "
         + "AND NOT EXISTS (SELECT 1 FROM inventario.etapa_procesada p WHERE p.pedido = r.pedido AND p.etapa = 'COMPENSACION')", pedido),
         n -> n == 0);
+  }
+
+  @Test
+  @DisplayName("the database's own clock orders revocado_en ≤ block ≤ anulado_en ≤ entregado_en, all within t_det + 5 s")
+  void stepsHappenInTheViewsOrder() {
+    String consulta = Db.newActor(app.settings(), "CONSULTA");
+    // An open session, so that the block (B10) leaves a timestamp: gestor.actores has none of its own.
+    assertThat(Http.post(app.gatewayUrl() + "/v1/sesiones", api.token(consulta), "{\"huella\":\"consulta-orden\"}").status())
+      .isEqualTo(201);
+    String pedido = api.pedidoAceptado(consulta);
+
+    await("the reaction NOTIFICADA and its alert delivered").atMost(Duration.ofSeconds(15)).until(() ->
+      Db.strings(app.settings(), "SELECT paso FROM seguridad.registro_reacciones WHERE actor = ?", consulta).equals(List.of("NOTIFICADA"))
+        && Db.count(app.settings(), "SELECT count(*) FROM seguridad.avisos WHERE actor = ? AND entregado_en IS NOT NULL", consulta) == 1);
+
+    // Every instant below but t_det is the one PostgreSQL server's now(); t_det is the Detector's clock on this host.
+    Instant tDet = instante("SELECT t_det FROM seguridad.registro_reacciones WHERE actor = ?", consulta);
+    Instant revocado = instante("SELECT revocado_en FROM seguridad.lista_revocacion WHERE actor = ?", consulta);
+    Instant bloqueado = instante("SELECT terminada_en FROM gestor.sesiones WHERE actor = ? AND motivo_fin = 'BLOQUEO'", consulta);
+    Instant anulado = instante("SELECT anulado_en FROM pedidos.pedidos WHERE id = ?::uuid", pedido);
+    Instant entregado = instante("SELECT entregado_en FROM seguridad.avisos WHERE actor = ? AND tipo = 'ACCESO_INDEBIDO'", consulta);
+    Instant terminada = instante("SELECT terminada_en FROM seguridad.registro_reacciones WHERE actor = ?", consulta);
+
+    assertThat(revocado).as("revoked in the Lista de revocación after the detection").isAfterOrEqualTo(tDet);
+    assertThat(bloqueado).as("blocked in the Gestor (B10) after revoked").isAfterOrEqualTo(revocado);
+    assertThat(anulado).as("order annulled in Pedidos (B11) after blocked").isAfterOrEqualTo(bloqueado);
+    assertThat(entregado).as("security notified (B12–B14) after the order annulled").isAfterOrEqualTo(anulado);
+    assertThat(terminada).as("reaction recorded NOTIFICADA after the order annulled").isAfterOrEqualTo(anulado);
+    assertThat(Duration.between(tDet, entregado)).as("t_det → alert delivered").isLessThanOrEqualTo(Duration.ofSeconds(5));
+    assertThat(Duration.between(tDet, terminada)).as("t_det → reaction finished").isLessThanOrEqualTo(Duration.ofSeconds(5));
+  }
+
+  /** The one timestamp the query selects, read as JSON text so the server's offset travels with it. */
+  private static Instant instante(String query, String param) {
+    List<String> values = Db.strings(app.settings(), "SELECT to_json(t) #>> '{}' FROM (" + query + ") AS q(t)", param);
+    assertThat(values).as(query).hasSize(1).doesNotContainNull();
+    return OffsetDateTime.parse(values.get(0)).toInstant();
   }
 
   @Test
