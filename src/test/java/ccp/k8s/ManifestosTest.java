@@ -17,11 +17,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -45,9 +48,12 @@ class ManifestosTest {
     Role.FACTURACION, 2, Role.INVENTARIO, 2, Role.DESPACHO, 2, Role.VIGILANCIA, 2));
   private static final Set<Role> UP_TO_CHAIN_PARTITIONS = Set.of(
     Role.PEDIDOS, Role.CADENA, Role.FACTURACION, Role.INVENTARIO, Role.DESPACHO);
-  /** The keys CloudNativePG writes into its {@code <cluster>-app} Secret. */
-  private static final Set<String> CNPG_APP_KEYS = Set.of(
-    "host", "port", "dbname", "user", "username", "password", "uri", "jdbc-uri", "pgpass");
+  /** The view's arrows between roles (DESIGN.md §10): the gateway to the roles behind it, the Detector and the Reacción. */
+  private static final Map<Role, Set<Role>> VIEW_CALLS = new EnumMap<>(Map.of(
+    Role.GATEWAY, EnumSet.of(Role.GESTOR, Role.SEGURIDAD, Role.PEDIDOS, Role.CADENA),
+    Role.SEGURIDAD, EnumSet.of(Role.GESTOR, Role.PEDIDOS)));
+  /** The roles that sign their calls with their own key; the gateway forwards the App's token instead. */
+  private static final Set<Role> PEER_CALLERS = EnumSet.of(Role.SEGURIDAD);
 
   private static Manifests k8s;
   private static Map<String, String> clusterEnv;
@@ -124,9 +130,10 @@ class ManifestosTest {
   }
 
   @Test
-  @DisplayName("every Deployment runs the image that Jib builds from pom.xml")
+  @DisplayName("every Deployment runs the release image that Jib builds from pom.xml")
   void image() throws Exception {
     String jibImage = jibImage();
+    assertThat(jibImage).as("a release tag, never a moving -SNAPSHOT").matches(".+:\\d+\\.\\d+\\.\\d+");
     for (Doc deployment : k8s.ofKind("Deployment")) {
       assertThat(str(container(deployment), "image")).as(deployment.name()).isEqualTo(jibImage);
     }
@@ -136,30 +143,201 @@ class ManifestosTest {
   @DisplayName("every variable the manifests set is a CCP_<KEY> the jar reads, with a value it accepts, and the infrastructure is external")
   void environment() throws IOException {
     Set<String> valid = Manifests.confJson().fieldNames().stream().map(Settings::envName).collect(Collectors.toSet());
-    assertThat(valid).as("conf/ccp.json names every key Settings knows").contains("CCP_PG_PASSWORD", "CCP_JWT_SECRET");
+    assertThat(valid).as("conf/ccp.json names every key Settings knows")
+      .contains("CCP_KAFKA_PASSWORD_PEDIDOS", "CCP_PG_PASSWORD_PEDIDOS", "CCP_JWT_JWKS_URL", "CCP_PEER_PRIVATE_KEY", "CCP_PEER_JWKS");
     assertThat(clusterEnv.keySet()).isSubsetOf(valid);
-    String pgCluster = k8s.ofKind("Cluster").get(0).name();
     for (Doc deployment : k8s.ofKind("Deployment")) {
       Map<String, Object> container = container(deployment);
       Set<String> names = new TreeSet<>(clusterEnv.keySet());
-      for (Object entry : list(container.get("env"))) {
-        String name = str(entry, "name");
-        names.add(name);
-        Object secretName = at(entry, "valueFrom", "secretKeyRef", "name");
-        if (name.startsWith("CCP_PG_")) {
-          assertThat(secretName).as(name + " comes from CloudNativePG's Secret").isEqualTo(pgCluster + "-app");
-          assertThat(CNPG_APP_KEYS).contains(str(entry, "valueFrom", "secretKeyRef", "key"));
-        }
-      }
+      list(container.get("env")).forEach(entry -> names.add(str(entry, "name")));
       assertThat(names).as(deployment.name()).isSubsetOf(valid)
-        // Left empty, the jar would start an embedded Kafka / PostgreSQL inside the pod, or refuse to start.
-        .contains("CCP_KAFKA_BOOTSTRAP", "CCP_PG_HOST", "CCP_PG_PORT", "CCP_PG_DATABASE", "CCP_PG_USER", "CCP_PG_PASSWORD", "CCP_JWT_SECRET");
-      assertThat(secretRef(container, "CCP_JWT_SECRET")).as("the JWT secret comes from a Secret").isNotNull();
+        // Left empty, the jar would start an embedded Kafka / PostgreSQL inside the pod, or have no issuer to trust.
+        .contains("CCP_KAFKA_BOOTSTRAP", "CCP_PG_HOST", "CCP_PG_PORT", "CCP_PG_DATABASE",
+          "CCP_JWT_JWKS_URL", "CCP_JWT_ISSUER", "CCP_JWT_AUDIENCE");
       assertThat(settingsOf(container).embeddedKafka()).isFalse();
     }
     assertThat(k8s.ofKind("Secret")).as("no secret value is committed").isEmpty();
   }
 
+  @Test
+  @DisplayName("the demo actors and products, whose ids anyone knows, are not seeded in the cluster")
+  void demoSeedOff() throws IOException {
+    assertThat(clusterEnv).containsEntry("CCP_DEMO_SEED", "false");
+    assertThat(Manifests.settings(clusterEnv).flag("demo.seed")).isFalse();
+  }
+
+  @Test
+  @DisplayName("the broker authenticates every client and authorizes by ACL; each role using Kafka has its KafkaUser with exactly its ACLs")
+  void kafkaUsers() {
+    Doc kafka = k8s.ofKind("Kafka").get(0);
+    for (Object listener : list(at(kafka.body(), "spec", "kafka", "listeners"))) {
+      assertThat(str(listener, "authentication", "type")).as("listener " + str(listener, "name")).isEqualTo("scram-sha-512");
+    }
+    assertThat(str(kafka.body(), "spec", "kafka", "authorization", "type")).isEqualTo("simple");
+    assertThat(at(kafka.body(), "spec", "entityOperator", "userOperator")).as("the User Operator that applies KafkaUsers").isNotNull();
+    Map<String, Map<String, Set<String>>> declared = new TreeMap<>();
+    for (Doc user : k8s.ofKind("KafkaUser")) {
+      assertThat(str(user.body(), "metadata", "labels", "strimzi.io/cluster")).as(user.name()).isEqualTo(kafka.name());
+      assertThat(str(user.body(), "spec", "authentication", "type")).as(user.name()).isEqualTo("scram-sha-512");
+      assertThat(str(user.body(), "spec", "authorization", "type")).as(user.name()).isEqualTo("simple");
+      Map<String, Set<String>> acls = new TreeMap<>();
+      for (Object acl : list(at(user.body(), "spec", "authorization", "acls"))) {
+        String resource = str(acl, "resource", "type").toUpperCase(Locale.ROOT) + ":" + str(acl, "resource", "name");
+        assertThat(str(acl, "resource", "patternType")).as(user.name() + " " + resource).isEqualTo("literal");
+        assertThat(str(acl, "type")).as(user.name() + " " + resource + " allows, never denies").isIn(null, "allow");
+        assertThat(str(acl, "host")).as(user.name() + " " + resource).isIn(null, "*");
+        Set<String> operations = acls.computeIfAbsent(resource, r -> new TreeSet<>());
+        list(at(acl, "operations")).forEach(o -> operations.add(String.valueOf(o).toUpperCase(Locale.ROOT)));
+      }
+      declared.put(user.name(), acls);
+    }
+    Map<String, Map<String, Set<String>>> expected = new TreeMap<>();
+    KafkaAclTable.expected().forEach((role, acls) -> expected.put(kafkaPrincipal(role), new TreeMap<>(acls)));
+    assertThat(declared).isEqualTo(expected);
+  }
+
+  @Test
+  @DisplayName("every role has its own login role in PostgreSQL, owner of its schema; the HTTP roles read the revocations and actors through group roles")
+  void databaseRoles() throws IOException {
+    Doc cluster = k8s.ofKind("Cluster").get(0);
+    Map<String, Object> managed = new TreeMap<>();
+    list(at(cluster.body(), "spec", "managed", "roles")).forEach(r -> managed.put(str(r, "name"), r));
+    Set<String> groups = Set.of("lector_revocacion", "lector_actores");
+    for (String group : groups) {
+      assertThat(at(managed.get(group), "login")).as(group + " is a group, nobody signs in as it").isEqualTo(false);
+    }
+    for (Role role : Role.values()) {
+      Object managedRole = managed.get(role.id());
+      assertThat(managedRole).as("a managed role " + role.id()).isNotNull();
+      assertThat(at(managedRole, "login")).as(role.id()).isEqualTo(true);
+      assertThat(str(managedRole, "passwordSecret", "name")).as(role.id()).isEqualTo(databaseSecret(role));
+      for (String power : List.of("superuser", "createdb", "createrole", "replication", "bypassrls")) {
+        assertThat(at(managedRole, power)).as(role.id() + " " + power).isIn(null, false);
+      }
+      Set<Object> inRoles = new TreeSet<>(list(at(managedRole, "inRoles")));
+      assertThat(inRoles).as(role.id()).isEqualTo(servesHttp(role) ? groups : Set.of());
+    }
+    assertThat(managed.keySet()).as("no other role").hasSize(Role.values().length + groups.size());
+
+    Doc database = k8s.ofKind("Database").get(0);
+    assertThat(str(database.body(), "spec", "cluster", "name")).isEqualTo(cluster.name());
+    assertThat(str(database.body(), "spec", "name")).isEqualTo(Manifests.settings(clusterEnv).text("pg.database"));
+    Map<String, String> owners = new TreeMap<>();
+    list(at(database.body(), "spec", "schemas")).forEach(schema -> owners.put(str(schema, "name"), str(schema, "owner")));
+    Set<String> schemas = new TreeSet<>();
+    for (Role role : Role.values()) schemas.addAll(role.schemas());
+    assertThat(owners.keySet()).isEqualTo(schemas);
+    owners.forEach((schema, owner) -> assertThat(owner).as("the owner of " + schema).isEqualTo(schema).isIn(managed.keySet()));
+  }
+
+  @Test
+  @DisplayName("each Deployment reads its own role's Kafka and database passwords, and no other Secret")
+  void secretsOfTheirOwnRole() {
+    Set<String> kafkaUsers = k8s.ofKind("KafkaUser").stream().map(Doc::name).collect(Collectors.toSet());
+    for (Role role : Role.values()) {
+      Doc deployment = deploymentOf(role);
+      Map<String, Object> container = container(deployment);
+      Map<String, String> expected = new TreeMap<>();
+      String upper = role.id().toUpperCase(Locale.ROOT);
+      if (kafkaUsers.contains(kafkaPrincipal(role))) expected.put("CCP_KAFKA_PASSWORD_" + upper, kafkaPrincipal(role) + "/password");
+      expected.put("CCP_PG_PASSWORD_" + upper, databaseSecret(role) + "/password");
+      if (PEER_CALLERS.contains(role)) expected.put("CCP_PEER_PRIVATE_KEY", "ccp-peer-" + role.id() + "/jwk");
+      Map<String, String> fromSecrets = new TreeMap<>();
+      for (Object entry : list(container.get("env"))) {
+        Object ref = at(entry, "valueFrom", "secretKeyRef");
+        if (ref != null) fromSecrets.put(str(entry, "name"), str(ref, "name") + "/" + str(ref, "key"));
+      }
+      assertThat(fromSecrets).as(deployment.name()).isEqualTo(expected);
+      assertThat(list(container.get("envFrom"))).as(deployment.name()).allMatch(e -> at(e, "secretRef") == null);
+      assertThat(list(at(deployment.body(), "spec", "template", "spec", "volumes"))).as(deployment.name())
+        .allMatch(v -> at(v, "secret") == null && at(v, "projected") == null);
+    }
+  }
+
+  @Test
+  @DisplayName("no pod holds a key that signs App tokens; only the roles that call others hold their own peer key, and the callees their public keys")
+  void noSigningKeyButTheIssuers() {
+    assertThat(clusterEnv).doesNotContainKeys("CCP_JWT_SECRET", "CCP_PEER_PRIVATE_KEY");
+    for (Role role : Role.values()) {
+      Map<String, Object> container = container(deploymentOf(role));
+      Set<String> names = list(container.get("env")).stream().map(e -> str(e, "name")).collect(Collectors.toSet());
+      assertThat(names).as(role.id()).doesNotContain("CCP_JWT_SECRET");
+      assertThat(names.contains("CCP_PEER_PRIVATE_KEY")).as(role.id() + " holds a peer private key").isEqualTo(PEER_CALLERS.contains(role));
+      boolean callee = PEER_CALLERS.stream().anyMatch(caller -> VIEW_CALLS.get(caller).contains(role));
+      Object jwks = list(container.get("env")).stream().filter(e -> "CCP_PEER_JWKS".equals(str(e, "name")))
+        .map(e -> at(e, "valueFrom", "configMapKeyRef", "name")).findFirst().orElse(null);
+      assertThat(jwks).as(role.id() + " verifies its callers' public keys").isEqualTo(callee ? "ccp-peer-jwks" : null);
+    }
+  }
+
+  @Test
+  @DisplayName("every pod runs non-root under the runtime's default seccomp profile, without privilege escalation")
+  void podSecurity() {
+    for (Doc deployment : k8s.ofKind("Deployment")) {
+      Object pod = at(deployment.body(), "spec", "template", "spec");
+      assertThat(str(pod, "securityContext", "seccompProfile", "type")).as(deployment.name()).isEqualTo("RuntimeDefault");
+      assertThat(at(pod, "securityContext", "runAsNonRoot")).as(deployment.name()).isEqualTo(true);
+      assertThat(at(pod, "automountServiceAccountToken")).as(deployment.name()).isEqualTo(false);
+      assertThat(at(container(deployment), "securityContext", "allowPrivilegeEscalation")).as(deployment.name()).isEqualTo(false);
+    }
+  }
+
+  @Test
+  @DisplayName("NetworkPolicies deny by default and allow each role only the view's arrows, the broker if it has a principal, the database and DNS")
+  void networkPolicies() {
+    List<Doc> policies = k8s.ofKind("NetworkPolicy");
+    Doc kafka = k8s.ofKind("Kafka").get(0);
+    String pgCluster = k8s.ofKind("Cluster").get(0).name();
+    Set<String> kafkaUsers = k8s.ofKind("KafkaUser").stream().map(Doc::name).collect(Collectors.toSet());
+    for (Role role : Role.values()) {
+      Map<String, Object> labels = podLabels(deploymentOf(role));
+      List<Doc> applying = policies.stream().filter(p -> Manifests.selects(at(p.body(), "spec", "podSelector"), labels)).toList();
+      assertThat(applying).as(role.id() + ": a default deny of ingress and egress")
+        .anyMatch(p -> list(at(p.body(), "spec", "policyTypes")).containsAll(List.of("Ingress", "Egress"))
+          && list(at(p.body(), "spec", "ingress")).isEmpty() && list(at(p.body(), "spec", "egress")).isEmpty());
+      assertThat(applying).as(role.id() + ": its own policy")
+        .filteredOn(p -> role.id().equals(str(p.body(), "spec", "podSelector", "matchLabels", "app.kubernetes.io/component")))
+        .hasSize(1);
+      List<Object> egress = new ArrayList<>();
+      List<Object> ingress = new ArrayList<>();
+      applying.forEach(p -> {
+        egress.addAll(list(at(p.body(), "spec", "egress")));
+        ingress.addAll(list(at(p.body(), "spec", "ingress")));
+      });
+      assertThat(egress).as(role.id() + ": no egress to anywhere").allMatch(rule -> !list(at(rule, "to")).isEmpty()
+        && list(at(rule, "to")).stream().noneMatch(peer -> at(peer, "ipBlock") != null));
+
+      Map<Role, Set<Integer>> callees = new EnumMap<>(Role.class);
+      for (Object rule : egress) {
+        for (Role other : peersAmongRoles(list(at(rule, "to")))) callees.computeIfAbsent(other, r -> new TreeSet<>()).addAll(ports(rule));
+      }
+      Map<Role, Set<Integer>> expectedCallees = new EnumMap<>(Role.class);
+      VIEW_CALLS.getOrDefault(role, Set.of()).forEach(callee -> expectedCallees.put(callee, Set.of(httpPort(callee))));
+      assertThat(callees).as(role.id() + " calls").isEqualTo(expectedCallees);
+
+      Set<Role> callers = EnumSet.noneOf(Role.class);
+      for (Object rule : ingress) {
+        List<Object> from = list(at(rule, "from"));
+        if (from.isEmpty()) {
+          assertThat(role).as("only the App's door is open to every source").isEqualTo(Role.GATEWAY);
+          assertThat(ports(rule)).containsExactly(httpPort(role));
+        }
+        List<Role> peers = peersAmongRoles(from);
+        if (!peers.isEmpty()) assertThat(ports(rule)).as(role.id() + " from " + peers).containsExactly(httpPort(role));
+        callers.addAll(peers);
+      }
+      Set<Role> expectedCallers = EnumSet.noneOf(Role.class);
+      VIEW_CALLS.forEach((caller, called) -> { if (called.contains(role)) expectedCallers.add(caller); });
+      assertThat(callers).as(role.id() + " is called by").isEqualTo(expectedCallers);
+
+      boolean toBroker = egress.stream().anyMatch(rule -> ports(rule).contains(9092) && list(at(rule, "to")).stream()
+        .anyMatch(peer -> kafka.name().equals(str(peer, "podSelector", "matchLabels", "strimzi.io/cluster"))));
+      assertThat(toBroker).as(role.id() + " reaches the broker").isEqualTo(kafkaUsers.contains(kafkaPrincipal(role)));
+      assertThat(egress).as(role.id() + " reaches the database").anyMatch(rule -> ports(rule).contains(5432)
+        && list(at(rule, "to")).stream().anyMatch(peer -> pgCluster.equals(str(peer, "podSelector", "matchLabels", "cnpg.io/cluster"))));
+      assertThat(egress).as(role.id() + " resolves names").anyMatch(rule -> ports(rule).contains(53));
+    }
+  }
   @Test
   @DisplayName("the configuration every pod reads with --conf is conf/ccp.json, through a ConfigMap generated from its copy")
   void configMap() throws IOException {
@@ -272,6 +450,47 @@ class ManifestosTest {
     return k8s.named("Deployment", "ccp-" + role.id());
   }
 
+  private static String kafkaPrincipal(Role role) {
+    return "ccp-" + role.id();
+  }
+
+  private static String databaseSecret(Role role) {
+    return "ccp-pg-" + role.id();
+  }
+
+  /** A role serves HTTP when the configuration gives it a port ({@code <role>.port}). */
+  private static boolean servesHttp(Role role) {
+    try {
+      return Manifests.confJson().containsKey(role.id() + ".port");
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static int httpPort(Role role) {
+    return containerPort(container(deploymentOf(role)), "http");
+  }
+
+  private static Map<String, Object> podLabels(Doc deployment) {
+    return map(at(deployment.body(), "spec", "template", "metadata", "labels"));
+  }
+
+  /** The roles whose pods these NetworkPolicy peers pick in the namespace (peers in other namespaces pick none). */
+  private static List<Role> peersAmongRoles(List<Object> peers) {
+    List<Role> roles = new ArrayList<>();
+    for (Object peer : peers) {
+      if (at(peer, "podSelector") == null || at(peer, "namespaceSelector") != null) continue;
+      for (Role role : Role.values()) {
+        if (Manifests.selects(at(peer, "podSelector"), podLabels(deploymentOf(role)))) roles.add(role);
+      }
+    }
+    return roles;
+  }
+
+  private static Set<Integer> ports(Object rule) {
+    return list(at(rule, "ports")).stream().map(p -> (Integer) at(p, "port")).collect(Collectors.toCollection(TreeSet::new));
+  }
+
   private static Doc hpaOf(String deployment) {
     return k8s.ofKind("HorizontalPodAutoscaler").stream()
       .filter(h -> deployment.equals(str(h.body(), "spec", "scaleTargetRef", "name"))).findFirst()
@@ -291,11 +510,6 @@ class ManifestosTest {
       if (at(entry, "value") != null) env.put(str(entry, "name"), str(entry, "value"));
     }
     return Manifests.settings(env);
-  }
-
-  private static Object secretRef(Map<String, Object> container, String name) {
-    return list(container.get("env")).stream().filter(e -> name.equals(str(e, "name")))
-      .map(e -> at(e, "valueFrom", "secretKeyRef")).findFirst().orElse(null);
   }
 
   private static int containerPort(Map<String, Object> container, Object port) {

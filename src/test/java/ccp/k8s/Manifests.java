@@ -112,6 +112,13 @@ final class Manifests {
     return node;
   }
 
+  /** Whether a label selector's {@code matchLabels} (the only form these manifests use) picks pods with {@code labels}. */
+  static boolean selects(Object selector, Map<String, Object> labels) {
+    if (selector == null || at(selector, "matchExpressions") != null) return false;
+    Object matchLabels = at(selector, "matchLabels");
+    return matchLabels == null || labels.entrySet().containsAll(map(matchLabels).entrySet());
+  }
+
   static String str(Object root, String... path) {
     Object value = at(root, path);
     return value == null ? null : Objects.toString(value);
