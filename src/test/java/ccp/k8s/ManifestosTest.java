@@ -5,6 +5,7 @@ import ccp.k8s.Manifests.Doc;
 import ccp.platform.config.Settings;
 import ccp.platform.kafka.Topics;
 import ccp.platform.kafka.TopicsConfig;
+import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -271,6 +272,33 @@ class ManifestosTest {
   }
 
   @Test
+  @DisplayName("the example issuer's realm commits no secret, signs ES256 tokens for ccp-app with the perfil only an administrator sets")
+  void keycloakRealm() throws IOException {
+    JsonObject realm = new JsonObject(Files.readString(Manifests.K8S.resolve("keycloak/ccp-realm.json")));
+    assertThat(secretFields(realm, "")).as("no secret, password or user is committed").isEmpty();
+    assertThat(realm.getString("defaultSignatureAlgorithm")).isEqualTo("ES256");
+    String base = "/realms/" + realm.getString("realm");
+    assertThat(clusterEnv.get("CCP_JWT_ISSUER")).endsWith(base);
+    assertThat(clusterEnv.get("CCP_JWT_JWKS_URL")).endsWith(base + "/protocol/openid-connect/certs");
+    JsonObject client = realm.getJsonArray("clients").stream().map(JsonObject.class::cast)
+      .filter(c -> clusterEnv.get("CCP_JWT_AUDIENCE").equals(c.getString("clientId"))).findFirst()
+      .orElseThrow(() -> new AssertionError("no client for the audience " + clusterEnv.get("CCP_JWT_AUDIENCE")));
+    assertThat(client.getBoolean("publicClient")).as("the App holds no client secret").isTrue();
+    Map<String, JsonObject> mappers = new TreeMap<>();
+    client.getJsonArray("protocolMappers").forEach(m -> mappers.put(((JsonObject) m).getString("protocolMapper"), ((JsonObject) m).getJsonObject("config")));
+    assertThat(mappers.get("oidc-audience-mapper").getString("included.client.audience")).isEqualTo(client.getString("clientId"));
+    assertThat(mappers.get("oidc-usermodel-attribute-mapper").getString("claim.name")).isEqualTo("perfil");
+    JsonObject profile = new JsonObject(realm.getJsonObject("components").getJsonArray("org.keycloak.userprofile.UserProfileProvider")
+      .getJsonObject(0).getJsonObject("config").getJsonArray("kc.user.profile.config").getString(0));
+    JsonObject perfil = profile.getJsonArray("attributes").stream().map(JsonObject.class::cast)
+      .filter(a -> "perfil".equals(a.getString("name"))).findFirst().orElseThrow();
+    assertThat(perfil.getJsonObject("permissions").getJsonArray("edit").getList()).as("a user cannot raise their own profile")
+      .containsExactly("admin");
+    assertThat(perfil.getJsonObject("validations").getJsonObject("options").getJsonArray("options").getList())
+      .as("App profiles only").containsExactlyInAnyOrder("VENDEDOR", "CONSULTA", "SEGURIDAD", "OPERADOR");
+  }
+
+  @Test
   @DisplayName("every pod runs non-root under the runtime's default seccomp profile, without privilege escalation")
   void podSecurity() {
     for (Doc deployment : k8s.ofKind("Deployment")) {
@@ -448,6 +476,24 @@ class ManifestosTest {
 
   private static Doc deploymentOf(Role role) {
     return k8s.named("Deployment", "ccp-" + role.id());
+  }
+
+  /** The paths of fields that would carry a secret: credentials, passwords, client secrets, users. */
+  private static List<String> secretFields(Object node, String path) {
+    List<String> found = new ArrayList<>();
+    if (node instanceof JsonObject object) {
+      for (String field : object.fieldNames()) {
+        String lower = field.toLowerCase(Locale.ROOT);
+        if (lower.contains("secret") || lower.contains("password") || lower.contains("credential") || lower.equals("users")
+          || lower.equals("privatekey")) {
+          found.add(path + "/" + field);
+        }
+        found.addAll(secretFields(object.getValue(field), path + "/" + field));
+      }
+    } else if (node instanceof io.vertx.core.json.JsonArray array) {
+      for (int i = 0; i < array.size(); i++) found.addAll(secretFields(array.getValue(i), path + "/" + i));
+    }
+    return found;
   }
 
   private static String kafkaPrincipal(Role role) {
