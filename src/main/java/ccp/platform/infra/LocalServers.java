@@ -1,6 +1,7 @@
 package ccp.platform.infra;
 
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.function.ToIntFunction;
 
 /**
@@ -14,7 +15,7 @@ public record LocalServers(Postgres postgres, Kafka kafka) {
     (dir, database, user, port, durable) -> {
       throw Infrastructure.missing("PostgreSQL", "pg.host");
     },
-    (dir, port) -> {
+    (dir, port, adminPassword, users) -> {
       throw Infrastructure.missing("Kafka broker", "kafka.bootstrap");
     });
 
@@ -42,7 +43,10 @@ public record LocalServers(Postgres postgres, Kafka kafka) {
 
   @FunctionalInterface
   public interface Kafka {
-    /** Keeps its log in {@code dir}; port 0: a free one. */
-    Running start(Path dir, int port) throws Exception;
+    /**
+     * Keeps its log in {@code dir}; port 0: a free one. Clients authenticate with SCRAM-SHA-512 as the super user
+     * {@code admin} or as one of {@code users} (name → password); no one else may do anything.
+     */
+    Running start(Path dir, int port, String adminPassword, Map<String, String> users) throws Exception;
   }
 }
