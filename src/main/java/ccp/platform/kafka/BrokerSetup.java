@@ -6,6 +6,7 @@ import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.UserScramCredentialAlteration;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclBindingFilter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +42,21 @@ public final class BrokerSetup {
       Topics.ensure(admin, topics);
       List<AclBinding> acls = grants.stream().flatMap(g -> g.bindings().stream()).toList();
       admin.createAcls(acls).all().get(TIMEOUT_S, TimeUnit.SECONDS);
+      awaitOnBroker(admin, acls);
       LOG.info("Kafka principals {} hold their {} ACLs", grants.stream().map(KafkaGrant::user).toList(), acls.size());
+    }
+  }
+
+  /**
+   * The controller has committed the ACLs; the broker applies them once it has read them from the metadata log, and
+   * until then would refuse a role that starts right away. It answers DescribeAcls from that very authorizer. The users
+   * added before them come earlier in the same log, so they are in force by then too.
+   */
+  private static void awaitOnBroker(Admin admin, List<AclBinding> acls) throws InterruptedException, ExecutionException, TimeoutException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
+    while (!admin.describeAcls(AclBindingFilter.ANY).values().get(TIMEOUT_S, TimeUnit.SECONDS).containsAll(acls)) {
+      if (System.nanoTime() > deadline) throw new TimeoutException("the broker did not apply its ACLs within " + TIMEOUT_S + " s");
+      Thread.sleep(50);
     }
   }
 
