@@ -58,14 +58,11 @@ public final class Application {
    * Kafka password of every role in {@code roles} that has a principal ({@link KafkaAccess}).
    */
   public static Future<Application> start(Settings settings, Set<Role> roles) {
-    Map<Role, KafkaConfig> kafka = new EnumMap<>(Role.class);
+    Map<Role, KafkaConfig> kafka;
     try {
-      for (Role role : roles) {
-        KafkaConfig own = KafkaAccess.config(settings, role);
-        if (own != null) kafka.put(role, own);
-      }
-    } catch (RuntimeException e) {
-      return Future.failedFuture(e);
+      kafka = kafkaConfigs(settings, roles);
+    } catch (RuntimeException missingPassword) {
+      return Future.failedFuture(missingPassword);
     }
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Vertx vertx = Vertx.builder()
@@ -83,6 +80,16 @@ public final class Application {
       .build();
     Application app = new Application(vertx, settings, registry);
     return app.boot(roles, kafka).recover(err -> app.stop().transform(ignored -> Future.failedFuture(err)));
+  }
+
+  /** Each role's own Kafka identity, before anything starts: a role without its password stops the process at once. */
+  private static Map<Role, KafkaConfig> kafkaConfigs(Settings settings, Set<Role> roles) {
+    Map<Role, KafkaConfig> kafka = new EnumMap<>(Role.class);
+    for (Role role : roles) {
+      KafkaConfig own = KafkaAccess.config(settings, role);
+      if (own != null) kafka.put(role, own);
+    }
+    return kafka;
   }
 
   private Future<Application> boot(Set<Role> roles, Map<Role, KafkaConfig> kafka) {

@@ -62,6 +62,7 @@ public final class Infrastructure implements AutoCloseable {
       // a secret that must be configured is missing before anything else starts.
       Settings keyed = DevelopmentKey.resolve(settings);
       if (settings.embeddedKafka()) {
+        if (!local.startsKafka()) throw missing("Kafka broker", "kafka.bootstrap");
         Path log = settings.dataDir().resolve("kafka");
         if (!KafkaCredentials.exist(settings.dataDir())) setAsideUnknownLog(log);
         KafkaCredentials credentials = KafkaCredentials.resolve(settings.dataDir(), grants.stream().map(KafkaGrant::role).toList());
@@ -69,7 +70,7 @@ public final class Infrastructure implements AutoCloseable {
         started.add(kafka.server());
         BrokerSetup.run(kafka.address(), credentials, TopicsConfig.from(settings), grants);
         resolved.put("kafka.bootstrap", kafka.address());
-        credentials.roles().forEach((role, password) -> resolved.put(KafkaConfig.passwordKey(role), password));
+        grants.forEach(g -> resolved.put(KafkaConfig.passwordKey(g.role()), credentials.roles().get(g.role())));
       }
       return new Infrastructure(started, keyed.with(resolved));
     } catch (Exception e) {

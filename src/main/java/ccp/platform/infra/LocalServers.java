@@ -10,14 +10,21 @@ import java.util.function.ToIntFunction;
  */
 public record LocalServers(Postgres postgres, Kafka kafka) {
 
+  private static final Kafka NO_KAFKA = (dir, port, adminPassword, users) -> {
+    throw Infrastructure.missing("Kafka broker", "kafka.bootstrap");
+  };
+
   /** The production artifact's: configuring both servers is required. */
   public static final LocalServers NONE = new LocalServers(
     (dir, database, user, port, durable) -> {
       throw Infrastructure.missing("PostgreSQL", "pg.host");
     },
-    (dir, port, adminPassword, users) -> {
-      throw Infrastructure.missing("Kafka broker", "kafka.bootstrap");
-    });
+    NO_KAFKA);
+
+  /** Whether it can start a broker: the production artifact refuses before it writes any credentials. */
+  public boolean startsKafka() {
+    return kafka != NO_KAFKA;
+  }
 
   /** A started server: where it listens and how to stop it. */
   public record Running(String host, int port, AutoCloseable server) {
