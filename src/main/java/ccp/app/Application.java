@@ -11,8 +11,6 @@ import ccp.platform.http.ManagementServer;
 import ccp.platform.http.Tokens;
 import ccp.platform.kafka.BrokerHealth;
 import ccp.platform.kafka.KafkaConfig;
-import ccp.platform.kafka.Topics;
-import ccp.platform.kafka.TopicsConfig;
 import ccp.platform.role.RoleContext;
 import ccp.seguridad.ListaRevocacion;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -20,7 +18,6 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
-import io.vertx.kafka.admin.KafkaAdminClient;
 import io.vertx.micrometer.Label;
 import io.vertx.micrometer.MetricsDomain;
 import io.vertx.micrometer.MicrometerMetricsFactory;
@@ -29,15 +26,17 @@ import io.vertx.sqlclient.SqlClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.List;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * One process of the system: its own Vert.x with Micrometer metrics, the schemas of its roles migrated, the topics
- * present, one PostgreSQL client, the roles' verticles and the management server. Tests start several in one JVM
- * to play several processes.
+ * One process of the system: its own Vert.x with Micrometer metrics, the schemas of its roles migrated, one PostgreSQL
+ * client, the roles' verticles and the management server. Each role talks to the broker as its own principal, also
+ * when several share the process; none creates topics (the broker's operator does: {@code BrokerSetup} beside the
+ * embedded broker, Strimzi in Kubernetes). Tests start several in one JVM to play several processes.
  */
 public final class Application {
 
@@ -54,8 +53,17 @@ public final class Application {
     this.registry = registry;
   }
 
-  /** {@code settings} must name a reachable Kafka and PostgreSQL (see {@code Infrastructure}) and a JWT secret. */
+  /**
+   * {@code settings} must name a reachable Kafka and PostgreSQL (see {@code Infrastructure}), a JWT secret and the
+   * Kafka password of every role in {@code roles} that has a principal ({@link KafkaAccess}).
+   */
   public static Future<Application> start(Settings settings, Set<Role> roles) {
+    Map<Role, KafkaConfig> kafka;
+    try {
+      kafka = kafkaConfigs(settings, roles);
+    } catch (RuntimeException missingPassword) {
+      return Future.failedFuture(missingPassword);
+    }
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Vertx vertx = Vertx.builder()
       .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions()
@@ -71,28 +79,40 @@ public final class Application {
       .withMetrics(new MicrometerMetricsFactory(registry))
       .build();
     Application app = new Application(vertx, settings, registry);
-    return app.boot(roles).recover(err -> app.stop().transform(ignored -> Future.failedFuture(err)));
+    return app.boot(roles, kafka).recover(err -> app.stop().transform(ignored -> Future.failedFuture(err)));
   }
 
-  private Future<Application> boot(Set<Role> roles) {
+  /** Each role's own Kafka identity, before anything starts: a role without its password stops the process at once. */
+  private static Map<Role, KafkaConfig> kafkaConfigs(Settings settings, Set<Role> roles) {
+    Map<Role, KafkaConfig> kafka = new EnumMap<>(Role.class);
+    for (Role role : roles) {
+      KafkaConfig own = KafkaAccess.config(settings, role);
+      if (own != null) kafka.put(role, own);
+    }
+    return kafka;
+  }
+
+  private Future<Application> boot(Set<Role> roles, Map<Role, KafkaConfig> kafka) {
     long began = System.nanoTime();
     PgConfig pg = PgConfig.from(settings);
     HttpConfig http = HttpConfig.from(settings);
-    KafkaConfig kafka = KafkaConfig.from(settings);
-    TopicsConfig topics = TopicsConfig.from(settings);
     RoleConfigs configs = RoleConfigs.from(settings);
     SqlClient sql = PgClients.pipelined(vertx, pg);
     Health health = new Health(vertx);
     health.readyWhenPostgresAnswers(sql);
     int loteRevocacion = configs.revocacionLoteMax();
     var revision = ListaRevocacion.timer(registry);
-    RoleContext context = new RoleContext(vertx, sql, registry, health, Tokens.create(vertx, JwtConfig.from(settings)), http,
-      kafka, () -> new ListaRevocacion(sql, loteRevocacion).requerirVigente(revision));
-    boolean needsBroker = !roles.stream().allMatch(Role::servesWithoutBroker);
+    RoleContext process = new RoleContext(vertx, sql, registry, health, Tokens.create(vertx, JwtConfig.from(settings)), http,
+      null, () -> new ListaRevocacion(sql, loteRevocacion).requerirVigente(revision));
+    Map<Role, RoleContext> contexts = new EnumMap<>(Role.class);
+    roles.forEach(role -> contexts.put(role, process.withKafka(kafka.get(role))));
+    // A role that cannot serve without the broker makes the process's readiness follow it, through its own principal.
+    Map<KafkaConfig, Set<String>> probes = new LinkedHashMap<>();
+    roles.stream().filter(r -> !r.servesWithoutBroker() && kafka.containsKey(r))
+      .forEach(r -> probes.put(kafka.get(r), KafkaAccess.TABLE.get(r).topics()));
     return migrate(pg, roles)
-      .compose(ignored -> ensureTopics(kafka, topics))
-      .compose(ignored -> needsBroker ? brokerHealth(kafka, topics, health) : Future.<Void>succeededFuture())
-      .compose(ignored -> Future.all(roles.stream().map(r -> r.deploy(context, configs, roles)).toList()))
+      .compose(ignored -> probes.isEmpty() ? Future.<Void>succeededFuture() : brokerHealth(probes, health))
+      .compose(ignored -> Future.all(roles.stream().map(r -> r.deploy(configs, contexts)).toList()))
       .compose(ignored -> {
         ManagementServer management = new ManagementServer(health, registry, http.host(), settings.integer("management.port"));
         return vertx.deployVerticle(management).map(id -> management.actualPort());
@@ -114,13 +134,8 @@ public final class Application {
     });
   }
 
-  private Future<Void> ensureTopics(KafkaConfig kafka, TopicsConfig topics) {
-    KafkaAdminClient admin = KafkaAdminClient.create(vertx, Map.of("bootstrap.servers", kafka.bootstrap()));
-    return Topics.ensure(admin, topics).eventually(() -> admin.close(5_000));
-  }
-
-  private Future<Void> brokerHealth(KafkaConfig kafka, TopicsConfig topics, Health health) {
-    return vertx.deployVerticle(new BrokerHealth(kafka, List.copyOf(Topics.partitions(topics).keySet()), health)).mapEmpty();
+  private Future<Void> brokerHealth(Map<KafkaConfig, Set<String>> probes, Health health) {
+    return vertx.deployVerticle(new BrokerHealth(probes, health)).mapEmpty();
   }
 
   /** Undeploys every verticle (consumers commit and leave their groups) and closes the database client. */

@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiFunction;
@@ -31,19 +32,22 @@ public enum Role {
   // The gateway reads the Lista de revocación and the Gestor's block on every request: it needs those tables. It serves
   // in-process the App routes of the roles that run beside it, and forwards the others.
   GATEWAY(List.of("gestor", "seguridad"), Role::gateway, null),
-  GESTOR(List.of("gestor"), (c, cfg, roles) -> Gestor.deploy(c, cfg.gestor()), (c, cfg) -> Gestor.api(c)),
-  SEGURIDAD(List.of("seguridad"), (c, cfg, roles) -> Seguridad.deploy(c, cfg.seguridad()), null),
-  PEDIDOS(List.of("pedidos"), (c, cfg, roles) -> Pedidos.deploy(c, cfg.pedidos()), (c, cfg) -> Pedidos.api(c)),
-  CADENA(List.of("cadena"), (c, cfg, roles) -> Cadena.deploy(c, cfg.cadena()), (c, cfg) -> Cadena.api(c, cfg.cadena())),
-  FACTURACION(List.of("facturacion"), (c, cfg, roles) -> Etapas.facturacion(c, cfg.etapas()), null),
-  INVENTARIO(List.of("inventario"), (c, cfg, roles) -> Etapas.inventario(c, cfg.etapas()), null),
-  DESPACHO(List.of("despacho"), (c, cfg, roles) -> Etapas.despacho(c, cfg.etapas()), null),
-  VIGILANCIA(List.of("cadena"), (c, cfg, roles) -> Vigilancia.deploy(c, cfg.vigilancia()), null);
+  GESTOR(List.of("gestor"), (c, cfg, local) -> Gestor.deploy(c, cfg.gestor()), (c, cfg) -> Gestor.api(c)),
+  SEGURIDAD(List.of("seguridad"), (c, cfg, local) -> Seguridad.deploy(c, cfg.seguridad()), null),
+  PEDIDOS(List.of("pedidos"), (c, cfg, local) -> Pedidos.deploy(c, cfg.pedidos()), (c, cfg) -> Pedidos.api(c)),
+  CADENA(List.of("cadena"), (c, cfg, local) -> Cadena.deploy(c, cfg.cadena()), (c, cfg) -> Cadena.api(c, cfg.cadena())),
+  FACTURACION(List.of("facturacion"), (c, cfg, local) -> Etapas.facturacion(c, cfg.etapas()), null),
+  INVENTARIO(List.of("inventario"), (c, cfg, local) -> Etapas.inventario(c, cfg.etapas()), null),
+  DESPACHO(List.of("despacho"), (c, cfg, local) -> Etapas.despacho(c, cfg.etapas()), null),
+  VIGILANCIA(List.of("cadena"), (c, cfg, local) -> Vigilancia.deploy(c, cfg.vigilancia()), null);
 
-  /** Deploys a role's verticles in a process that runs {@code roles}, from the process's typed settings. */
+  /**
+   * Deploys a role's verticles with its own context, from the process's typed settings, in a process that runs the
+   * roles of {@code local}, each with its own context.
+   */
   @FunctionalInterface
   interface Deployer {
-    Future<Void> deploy(RoleContext context, RoleConfigs configs, Set<Role> roles);
+    Future<Void> deploy(RoleContext context, RoleConfigs configs, Map<Role, RoleContext> local);
   }
 
   private final List<String> schemas;
@@ -64,8 +68,8 @@ public enum Role {
     return schemas;
   }
 
-  Future<Void> deploy(RoleContext context, RoleConfigs configs, Set<Role> roles) {
-    return deployer.deploy(context, configs, roles);
+  Future<Void> deploy(RoleConfigs configs, Map<Role, RoleContext> local) {
+    return deployer.deploy(local.get(this), configs, local);
   }
 
   /**
@@ -77,18 +81,20 @@ public enum Role {
     return this == GATEWAY || this == PEDIDOS;
   }
 
-  private static Future<Void> gateway(RoleContext context, RoleConfigs configs, Set<Role> roles) {
-    return Gateway.deploy(context, configs.gateway(), new Gateway.Locales(GESTOR.api(context, configs, roles),
-      PEDIDOS.api(context, configs, roles), CADENA.api(context, configs, roles)),
+  private static Future<Void> gateway(RoleContext context, RoleConfigs configs, Map<Role, RoleContext> local) {
+    return Gateway.deploy(context, configs.gateway(), new Gateway.Locales(GESTOR.api(configs, local),
+      PEDIDOS.api(configs, local), CADENA.api(configs, local)),
       new ListaRevocacion(context.sql(), configs.revocacionLoteMax()));
   }
 
   /**
    * How a gateway in the same process builds this role's App routes (one per gateway verticle: their state is that
-   * verticle's); empty when the role runs elsewhere or has none.
+   * verticle's), with this role's own context: what they publish, they publish as this role. Empty when the role runs
+   * elsewhere or has none.
    */
-  private Optional<Supplier<AppApi>> api(RoleContext context, RoleConfigs configs, Set<Role> roles) {
-    return roles.contains(this) && api != null ? Optional.of(() -> api.apply(context, configs)) : Optional.empty();
+  private Optional<Supplier<AppApi>> api(RoleConfigs configs, Map<Role, RoleContext> local) {
+    RoleContext own = local.get(this);
+    return own != null && api != null ? Optional.of(() -> api.apply(own, configs)) : Optional.empty();
   }
 
   /** Parses {@code all} or a comma list such as {@code gestor,seguridad}. */

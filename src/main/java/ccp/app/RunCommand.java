@@ -37,7 +37,7 @@ public final class RunCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Set<Role> parsed = Role.parse(roles);
     long began = System.nanoTime();
-    Infrastructure infrastructure = Infrastructure.start(conf.settings(), local);
+    Infrastructure infrastructure = Infrastructure.start(conf.settings(), local, KafkaAccess.grants());
     Application app;
     try {
       app = Application.start(infrastructure.settings(), parsed).await(120, TimeUnit.SECONDS);

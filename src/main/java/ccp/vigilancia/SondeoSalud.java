@@ -12,7 +12,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
-import java.util.Map;
 
 /**
  * SondeoSalud, the Monitor's other scheduled thread, run only by the leader: every {@code vigilancia.sondeo-ms} it asks
@@ -39,7 +38,7 @@ final class SondeoSalud extends VerticleBase {
   @Override
   public Future<?> start() {
     registro = Cadena.registroSenales(role.sql());
-    admin = KafkaAdminClient.create(vertx, Map.of("bootstrap.servers", role.kafka().bootstrap()));
+    admin = KafkaAdminClient.create(vertx, role.kafka().client());
     sondeo = PeriodicTask.every(vertx, config.sondeoMs(), "Health probe", this::sondear);
     return Future.succeededFuture();
   }

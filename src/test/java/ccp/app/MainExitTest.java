@@ -22,6 +22,10 @@ class MainExitTest {
     "--conf=/nonexistent.json   |                          | cannot read configuration file /nonexistent.json",
     "--role=all                 | CCP_PG_PORT=abc          | CCP_PG_PORT='abc' is not a number",
     "--role=all                 | CCP_NOPE=1               | unknown environment variable CCP_NOPE",
+    "--role=all                 | CCP_PG_HOST=db CCP_JWT_SECRET=0123456789abcdef0123456789abcdef "
+      + "| CCP_KAFKA_BOOTSTRAP is not set and this artifact starts no Kafka broker of its own",
+    "--role=pedidos             | CCP_PG_HOST=db CCP_KAFKA_BOOTSTRAP=kafka:9092 CCP_JWT_SECRET=0123456789abcdef0123456789abcdef "
+      + "| CCP_KAFKA_PASSWORD_PEDIDOS is not set: role pedidos authenticates to Kafka as ccp-pedidos",
     "token                      |                          | token needs exactly one actor id",
     "token a b                  |                          | token: Unmatched argument at index 2: 'b'",
   })

@@ -6,6 +6,7 @@ import ccp.platform.kafka.Topics;
 import ccp.support.Db;
 import ccp.support.RunningApp;
 import ccp.support.SharedInfra;
+import ccp.support.Topic;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 
@@ -56,8 +58,9 @@ class InventarioConcurrenteTest {
          RunningApp dos = RunningApp.start(SharedInfra.process(cluster, Map.of()), EnumSet.of(Role.INVENTARIO))) {
       Db.update(cluster, "INSERT INTO inventario.stock (producto, disponible) VALUES (?, ?)", producto, STOCK);
       long started = System.nanoTime();
-      try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of("bootstrap.servers", cluster.text("kafka.bootstrap"),
-        "linger.ms", "5"), new StringSerializer(), new StringSerializer())) {
+      Map<String, Object> config = new HashMap<>(Topic.as(cluster, Role.CADENA));
+      config.put("linger.ms", "5");
+      try (KafkaProducer<String, String> producer = new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
         for (int i = 0; i < RESERVAS; i++) {
           String pedido = UUID.nameUUIDFromBytes((lote + i).getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString();
           String comando = new JsonObject().put("specversion", "1.0").put("id", UUID.randomUUID().toString())

@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -155,7 +156,7 @@ class RecuperacionCadenaTest {
 
   /** Moves the (stopped, so empty) group's committed offset back to {@code offset}, as if its commit had never happened. */
   private static void rebobinar(String grupo, TopicPartition partition, long offset) {
-    try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.text("kafka.bootstrap")))) {
+    try (Admin admin = Admin.create(new HashMap<>(Topic.admin(cluster)))) {
       // The group is empty only once the broker has seen the stopped member leave.
       await("the group rewound").atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
         admin.alterConsumerGroupOffsets(grupo, Map.of(partition, new OffsetAndMetadata(offset))).all().get();

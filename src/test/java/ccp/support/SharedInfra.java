@@ -1,5 +1,6 @@
 package ccp.support;
 
+import ccp.app.KafkaAccess;
 import ccp.embedded.EmbeddedKafka;
 import ccp.embedded.EmbeddedPg;
 import ccp.embedded.EmbeddedPg.Durability;
@@ -29,7 +30,7 @@ public final class SharedInfra {
   public static final LocalServers EMBEDDED = new LocalServers(
     (dir, database, user, port, durable) -> LocalServers.loopback(
       EmbeddedPg.start(dir, database, user, port, durable ? Durability.DURABLE : Durability.PROCESS_CRASH_ONLY), EmbeddedPg::port),
-    (dir, port) -> LocalServers.loopback(EmbeddedKafka.start(dir, port), EmbeddedKafka::port));
+    (dir, port, adminPassword, users) -> LocalServers.loopback(EmbeddedKafka.start(dir, port, adminPassword, users), EmbeddedKafka::port));
 
   private static Infrastructure infrastructure;
 
@@ -74,7 +75,7 @@ public final class SharedInfra {
       // The suite measures the code, not the disk: commits are not flushed (STYLE.md, as vertx-sql-client's own suite).
       Settings base = defaults().with(Map.of("data.dir", dir.toString(), "jwt.secret", JWT_SECRET,
         "infra.pg-durable", false));
-      Infrastructure started = Infrastructure.start(base, EMBEDDED);
+      Infrastructure started = Infrastructure.start(base, EMBEDDED, KafkaAccess.grants());
       Runtime.getRuntime().addShutdownHook(new Thread(started::close, "ccp-test-infra-stop"));
       return started;
     } catch (Exception e) {

@@ -4,9 +4,15 @@ import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import kafka.tools.StorageTool;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.metadata.FeatureLevelRecord;
+import org.apache.kafka.common.metadata.UserScramCredentialRecord;
+import org.apache.kafka.common.security.scram.ScramCredential;
+import org.apache.kafka.common.security.scram.internals.ScramFormatter;
+import org.apache.kafka.common.security.scram.internals.ScramMechanism;
 import org.apache.kafka.common.utils.Exit;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.metadata.bootstrap.BootstrapMetadata;
+import org.apache.kafka.server.common.ApiMessageAndVersion;
 import org.apache.kafka.server.common.MetadataVersion;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,16 +24,31 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
 /**
  * A real single-node Kafka broker (KRaft, broker + controller in one) running in this JVM, for a laptop and the
  * tests. Its log directory survives restarts, so committed events and consumer offsets do too.
+ * <p>
+ * Clients authenticate with SCRAM-SHA-512 on a SASL_PLAINTEXT listener and are authorized by KRaft's
+ * {@code StandardAuthorizer}, deny by default: only the super user {@value #ADMIN} may do what no ACL allows. The SCRAM
+ * users are written into the cluster metadata when the directory is formatted. The controller listener uses SASL PLAIN
+ * with the admin's password: SCRAM cannot authenticate there, because its credentials live in the very metadata the
+ * controller has not loaded yet when the broker first connects to it.
  */
 public final class EmbeddedKafka implements AutoCloseable {
 
+  /** The super user, whose password the caller chooses. */
+  public static final String ADMIN = "admin";
+
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafka.class);
+  private static final ScramMechanism SCRAM = ScramMechanism.SCRAM_SHA_512;
+  private static final int SCRAM_ITERATIONS = 4096;
 
   private final KafkaRaftServer server;
   private final int port;
@@ -38,11 +59,14 @@ public final class EmbeddedKafka implements AutoCloseable {
   }
 
   /**
-   * Formats {@code dir} on first use and starts the broker on loopback, its clients' listener on {@code port} (0: a
-   * free one). Blocks until started.
+   * Formats {@code dir} on first use, with {@value #ADMIN} and {@code users} (name → password) as its SCRAM users, and
+   * starts the broker on loopback, its clients' listener on {@code port} (0: a free one). Blocks until started. A
+   * directory formatted earlier keeps the users it was formatted with.
    */
-  public static EmbeddedKafka start(Path dir, int port) throws IOException {
+  public static EmbeddedKafka start(Path dir, int port, String adminPassword, Map<String, String> users) throws IOException {
     guardJvmAgainstBrokerExit();
+    requireQuotable(ADMIN, adminPassword);
+    users.forEach(EmbeddedKafka::requireQuotable);
     Files.createDirectories(dir);
     int brokerPort = port == 0 ? FreePorts.pick() : port;
     int controllerPort = FreePorts.pick();
@@ -50,11 +74,23 @@ public final class EmbeddedKafka implements AutoCloseable {
     p.put("process.roles", "broker,controller");
     p.put("node.id", "1");
     p.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
-    p.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
-    p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+    p.put("listeners", "CLIENT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+    p.put("advertised.listeners", "CLIENT://127.0.0.1:" + brokerPort);
     p.put("controller.listener.names", "CONTROLLER");
-    p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-    p.put("inter.broker.listener.name", "PLAINTEXT");
+    p.put("listener.security.protocol.map", "CLIENT:SASL_PLAINTEXT,CONTROLLER:SASL_PLAINTEXT");
+    p.put("inter.broker.listener.name", "CLIENT");
+    p.put("sasl.enabled.mechanisms", SCRAM.mechanismName());
+    p.put("sasl.mechanism.inter.broker.protocol", SCRAM.mechanismName());
+    p.put("listener.name.client.scram-sha-512.sasl.jaas.config",
+      "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + ADMIN + "\" password=\"" + adminPassword + "\";");
+    p.put("listener.name.controller.sasl.enabled.mechanisms", "PLAIN");
+    p.put("sasl.mechanism.controller.protocol", "PLAIN");
+    p.put("listener.name.controller.plain.sasl.jaas.config",
+      "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + ADMIN + "\" password=\"" + adminPassword
+        + "\" user_" + ADMIN + "=\"" + adminPassword + "\";");
+    p.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+    p.put("super.users", "User:" + ADMIN);
+    p.put("allow.everyone.if.no.acl.found", "false");
     p.put("log.dirs", dir.toAbsolutePath().toString());
     p.put("offsets.topic.replication.factor", "1");
     p.put("offsets.topic.num.partitions", "4");
@@ -70,7 +106,9 @@ public final class EmbeddedKafka implements AutoCloseable {
     p.put("group.min.session.timeout.ms", "1000");
     KafkaConfig config = KafkaConfig.fromProps(p);
     if (!Files.exists(dir.resolve("meta.properties"))) {
-      format(dir, config);
+      Map<String, String> all = new LinkedHashMap<>(users);
+      all.put(ADMIN, adminPassword);
+      format(dir, config, all);
     }
     KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
     server.startup();
@@ -78,18 +116,39 @@ public final class EmbeddedKafka implements AutoCloseable {
     return new EmbeddedKafka(server, brokerPort);
   }
 
-  private static void format(Path dir, KafkaConfig config) {
+  private static void format(Path dir, KafkaConfig config, Map<String, String> users) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     MetadataVersion version = MetadataVersion.latestProduction();
+    List<ApiMessageAndVersion> records = new ArrayList<>();
+    records.add(new ApiMessageAndVersion(new FeatureLevelRecord()
+      .setName(MetadataVersion.FEATURE_NAME).setFeatureLevel(version.featureLevel()), (short) 0));
+    users.forEach((name, password) -> records.add(new ApiMessageAndVersion(scramRecord(name, password), (short) 0)));
     int rc = StorageTool.formatCommand(
       new PrintStream(out, true, StandardCharsets.UTF_8),
       CollectionConverters.asScala(List.of(dir.toAbsolutePath().toString())).toSeq(),
       StorageTool.buildMetadataProperties(Uuid.randomUuid().toString(), config),
-      BootstrapMetadata.fromVersion(version, "embedded"),
+      BootstrapMetadata.fromRecords(records, "embedded"),
       version,
       true);
     if (rc != 0) {
       throw new IllegalStateException("cannot format Kafka storage in " + dir + ": " + out.toString(StandardCharsets.UTF_8));
+    }
+  }
+
+  private static UserScramCredentialRecord scramRecord(String name, String password) {
+    try {
+      ScramCredential credential = new ScramFormatter(SCRAM).generateCredential(password, SCRAM_ITERATIONS);
+      return new UserScramCredentialRecord().setName(name).setMechanism(SCRAM.type()).setSalt(credential.salt())
+        .setStoredKey(credential.storedKey()).setServerKey(credential.serverKey()).setIterations(credential.iterations());
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("this JVM has no " + SCRAM.hashAlgorithm(), e);
+    }
+  }
+
+  /** A name or password goes between double quotes in a JAAS configuration: letters, digits, '-', '_' and '.' only. */
+  private static void requireQuotable(String name, String password) {
+    if (!name.matches("[A-Za-z0-9._-]+") || !password.matches("[A-Za-z0-9._-]+")) {
+      throw new IllegalArgumentException("Kafka user '" + name + "': names and passwords may hold only letters, digits, '.', '_' and '-'");
     }
   }
 

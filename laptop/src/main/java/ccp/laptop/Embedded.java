@@ -15,7 +15,7 @@ public final class Embedded {
   public static final LocalServers SERVERS = new LocalServers(
     (dir, database, user, port, durable) -> LocalServers.loopback(
       EmbeddedPg.start(dir, database, user, port, durable ? Durability.DURABLE : Durability.PROCESS_CRASH_ONLY), EmbeddedPg::port),
-    (dir, port) -> LocalServers.loopback(EmbeddedKafka.start(dir, port), EmbeddedKafka::port));
+    (dir, port, adminPassword, users) -> LocalServers.loopback(EmbeddedKafka.start(dir, port, adminPassword, users), EmbeddedKafka::port));
 
   private Embedded() {}
 }

@@ -1,5 +1,6 @@
 package ccp.laptop;
 
+import ccp.app.KafkaAccess;
 import ccp.platform.config.ConfigException;
 import ccp.platform.config.Settings;
 import ccp.platform.db.PgClients;
@@ -7,6 +8,8 @@ import ccp.platform.db.PgConfig;
 import ccp.platform.http.Health;
 import ccp.platform.http.ManagementServer;
 import ccp.platform.infra.Infrastructure;
+import ccp.platform.kafka.KafkaConfig;
+import ccp.platform.kafka.KafkaCredentials;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
@@ -18,7 +21,7 @@ import io.vertx.sqlclient.SqlClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.Map;
+import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -51,19 +54,20 @@ public final class InfraProcess implements AutoCloseable {
         + Settings.envName("kafka.bootstrap") + " and " + Settings.envName("pg.host"));
     }
     long began = System.nanoTime();
-    Infrastructure infrastructure = Infrastructure.start(settings, Embedded.SERVERS, settings.integer("infra.kafka-port"),
+    Infrastructure infrastructure = Infrastructure.start(settings, Embedded.SERVERS, KafkaAccess.grants(), settings.integer("infra.kafka-port"),
       settings.integer("infra.pg-port"));
     Vertx vertx = Vertx.vertx();
     try {
       Settings resolved = infrastructure.settings();
       int port = serveHealth(vertx, resolved).await(30, TimeUnit.SECONDS);
       LOG.info("Infrastructure ready in {} ms: Kafka on {}, PostgreSQL on {}:{} (database {}, user {}), data in {}, management on port {}."
-          + " Point role processes at it with {}={} {}={} {}={}",
+          + " Point role processes at it with {}={} {}={} {}={}, and each role's Kafka password from {}",
         (System.nanoTime() - began) / 1_000_000, resolved.text("kafka.bootstrap"), resolved.text("pg.host"),
         resolved.integer("pg.port"), resolved.text("pg.database"), resolved.text("pg.user"),
         resolved.dataDir().toAbsolutePath(), port,
         Settings.envName("kafka.bootstrap"), resolved.text("kafka.bootstrap"), Settings.envName("pg.host"),
-        resolved.text("pg.host"), Settings.envName("pg.port"), resolved.integer("pg.port"));
+        resolved.text("pg.host"), Settings.envName("pg.port"), resolved.integer("pg.port"),
+        resolved.dataDir().resolve(KafkaCredentials.FILE).toAbsolutePath());
       return new InfraProcess(infrastructure, vertx, port);
     } catch (Exception e) {
       vertx.close().await(10, TimeUnit.SECONDS);
@@ -72,10 +76,12 @@ public final class InfraProcess implements AutoCloseable {
     }
   }
 
-  private static Future<Integer> serveHealth(Vertx vertx, Settings settings) {
+  private static Future<Integer> serveHealth(Vertx vertx, Settings settings) throws IOException {
     Health health = new Health(vertx);
     SqlClient sql = PgClients.pipelined(vertx, PgConfig.from(settings));
-    KafkaAdminClient admin = KafkaAdminClient.create(vertx, Map.of("bootstrap.servers", settings.text("kafka.bootstrap")));
+    // The broker's operator: the super user, whose password the infrastructure keeps in the data directory.
+    KafkaAdminClient admin = KafkaAdminClient.create(vertx, KafkaConfig.client(settings.text("kafka.bootstrap"), "admin",
+      KafkaCredentials.read(settings.dataDir()).admin()));
     health.readyWhenPostgresAnswers(sql);
     health.readiness().register("kafka", 2_000, promise -> admin.describeCluster()
       .onSuccess(cluster -> promise.complete(Status.OK(new JsonObject().put("brokers", cluster.getNodes().size()))))

@@ -2,6 +2,7 @@ package ccp.laptop;
 
 import ccp.app.Role;
 import ccp.platform.config.Settings;
+import ccp.platform.kafka.KafkaCredentials;
 import ccp.support.Db;
 import ccp.support.Http;
 import ccp.support.RunningApp;
@@ -15,6 +16,8 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 
+import static java.nio.file.attribute.PosixFilePermission.OWNER_READ;
+import static java.nio.file.attribute.PosixFilePermission.OWNER_WRITE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 @DisplayName("infra: the embedded Kafka and PostgreSQL alone, shared by role processes started apart")
@@ -37,9 +40,13 @@ class InfraProcessTest {
       assertThat(Db.strings(infra.settings(), "SELECT setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', "
         + "'full_page_writes') ORDER BY name")).containsExactly("on", "on", "on");
 
-      // What bin/cluster gives a role process: the infra's addresses and the development key, its own ports.
+      // What bin/cluster gives a role process: the infra's addresses, the development key and its Kafka password (both
+      // read from the data directory), its own ports.
+      String gestorKafka = KafkaCredentials.read(dir).roles().get("gestor");
+      assertThat(Files.getPosixFilePermissions(dir.resolve(KafkaCredentials.FILE))).containsOnly(OWNER_READ, OWNER_WRITE);
       Settings roles = own.with(Map.of("kafka.bootstrap", infra.settings().text("kafka.bootstrap"), "pg.host", "127.0.0.1",
-        "pg.port", infra.settings().integer("pg.port"), "jwt.secret", secret, "gateway.port", SharedInfra.freePort(), "gestor.port", SharedInfra.freePort(),
+        "pg.port", infra.settings().integer("pg.port"), "jwt.secret", secret, "kafka.password.gestor", gestorKafka,
+        "gateway.port", SharedInfra.freePort(), "gestor.port", SharedInfra.freePort(),
         "management.port", SharedInfra.freePort(), "http.instances", 1));
       try (RunningApp app = RunningApp.start(roles, Set.of(Role.GATEWAY, Role.GESTOR))) {
         String token = TestTokens.signedWith(app.app().vertx(), secret).valid("vendedor-7", "VENDEDOR");

@@ -26,6 +26,12 @@ public final class Settings {
   static {
     text("data.dir", v -> !v.isBlank(), "a directory path");
     text("kafka.bootstrap", v -> true, "host:port[,host:port], or empty for the embedded broker");
+    // One SCRAM identity per role that touches the broker (the gateway does not); empty beside the embedded broker,
+    // which generates them into the data directory.
+    for (String role : new String[] {"gestor", "seguridad", "pedidos", "cadena", "facturacion", "inventario", "despacho", "vigilancia"}) {
+      text("kafka.password." + role, v -> v.matches("[A-Za-z0-9._-]*"),
+        "empty beside the embedded broker, else the password of Kafka user ccp-" + role + " (letters, digits, '.', '_', '-')");
+    }
     integer("kafka.partitions.security", 1, 1);
     integer("kafka.partitions.chain", 1, 1024);
     integer("kafka.replication-factor", 1, 5);

@@ -3,9 +3,18 @@ package ccp.platform.infra;
 import ccp.platform.config.ConfigException;
 import ccp.platform.config.DevelopmentKey;
 import ccp.platform.config.Settings;
+import ccp.platform.kafka.BrokerSetup;
+import ccp.platform.kafka.KafkaConfig;
+import ccp.platform.kafka.KafkaCredentials;
+import ccp.platform.kafka.KafkaGrant;
+import ccp.platform.kafka.TopicsConfig;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +24,8 @@ import java.util.Map;
  * servers started in this JVM by {@link LocalServers}. The production artifact has none ({@link LocalServers#NONE}):
  * it refuses to start without {@code kafka.bootstrap} and {@code pg.host}. The laptop jar and the tests plug in the
  * embedded Kafka and PostgreSQL. Beside the embedded PostgreSQL an empty {@code jwt.secret} gets the
- * {@link DevelopmentKey}.
+ * {@link DevelopmentKey}. The embedded broker gets the {@link KafkaCredentials} of the data directory, and once it has
+ * started, its users, topics and ACLs ({@link BrokerSetup}); the settings then carry every role's Kafka password.
  */
 public final class Infrastructure implements AutoCloseable {
 
@@ -27,13 +37,17 @@ public final class Infrastructure implements AutoCloseable {
     this.settings = settings;
   }
 
-  /** Blocks while local servers start (seconds) on free ports; call it before any event loop needs them. */
-  public static Infrastructure start(Settings settings, LocalServers local) throws Exception {
-    return start(settings, local, 0, 0);
+  /**
+   * Blocks while local servers start (seconds) on free ports; call it before any event loop needs them. {@code grants}:
+   * what each role's principal may do on an embedded broker.
+   */
+  public static Infrastructure start(Settings settings, LocalServers local, Collection<KafkaGrant> grants) throws Exception {
+    return start(settings, local, grants, 0, 0);
   }
 
-  /** As {@link #start(Settings, LocalServers)}, with the broker's and the database's ports fixed (0: a free one). */
-  public static Infrastructure start(Settings settings, LocalServers local, int kafkaPort, int pgPort) throws Exception {
+  /** As {@link #start(Settings, LocalServers, Collection)}, with the broker's and the database's ports fixed (0: a free one). */
+  public static Infrastructure start(Settings settings, LocalServers local, Collection<KafkaGrant> grants, int kafkaPort,
+                                     int pgPort) throws Exception {
     List<AutoCloseable> started = new ArrayList<>();
     Map<String, Object> resolved = new HashMap<>();
     try {
@@ -48,9 +62,15 @@ public final class Infrastructure implements AutoCloseable {
       // a secret that must be configured is missing before anything else starts.
       Settings keyed = DevelopmentKey.resolve(settings);
       if (settings.embeddedKafka()) {
-        LocalServers.Running kafka = local.kafka().start(settings.dataDir().resolve("kafka"), kafkaPort);
+        if (!local.startsKafka()) throw missing("Kafka broker", "kafka.bootstrap");
+        Path log = settings.dataDir().resolve("kafka");
+        if (!KafkaCredentials.exist(settings.dataDir())) setAsideUnknownLog(log);
+        KafkaCredentials credentials = KafkaCredentials.resolve(settings.dataDir(), grants.stream().map(KafkaGrant::role).toList());
+        LocalServers.Running kafka = local.kafka().start(log, kafkaPort, credentials.admin(), credentials.users());
         started.add(kafka.server());
+        BrokerSetup.run(kafka.address(), credentials, TopicsConfig.from(settings), grants);
         resolved.put("kafka.bootstrap", kafka.address());
+        grants.forEach(g -> resolved.put(KafkaConfig.passwordKey(g.role()), credentials.roles().get(g.role())));
       }
       return new Infrastructure(started, keyed.with(resolved));
     } catch (Exception e) {
@@ -59,7 +79,21 @@ public final class Infrastructure implements AutoCloseable {
     }
   }
 
-  /** The settings with the local servers' addresses and the JWT key, or the given ones unchanged. */
+  /**
+   * A broker log without its credentials file was formatted before the broker authenticated anyone (or the file was
+   * deleted): no one can log in as its super user. A laptop user expects the jar to start as it did before, so the log
+   * is moved aside, not deleted, and a new one is formatted. The state of record is in PostgreSQL; events of the old
+   * log that no consumer had read yet are not replayed (stalled stages are signalled again by the Monitor's sweep).
+   */
+  private static void setAsideUnknownLog(Path log) throws IOException {
+    if (!Files.exists(log.resolve("meta.properties"))) return;
+    Path aside = log.resolveSibling("kafka-without-credentials-" + System.currentTimeMillis());
+    Files.move(log, aside);
+    LoggerFactory.getLogger(Infrastructure.class).warn("The Kafka log in {} has no credentials in {} (it predates SASL/ACLs):"
+      + " moved to {}; a new one is formatted. Delete that directory once you no longer need it.", log, KafkaCredentials.FILE, aside);
+  }
+
+  /** The settings with the local servers' addresses, the Kafka passwords and the JWT key, or the given ones unchanged. */
   public Settings settings() {
     return settings;
   }

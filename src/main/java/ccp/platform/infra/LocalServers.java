@@ -1,6 +1,7 @@
 package ccp.platform.infra;
 
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.function.ToIntFunction;
 
 /**
@@ -9,14 +10,21 @@ import java.util.function.ToIntFunction;
  */
 public record LocalServers(Postgres postgres, Kafka kafka) {
 
+  private static final Kafka NO_KAFKA = (dir, port, adminPassword, users) -> {
+    throw Infrastructure.missing("Kafka broker", "kafka.bootstrap");
+  };
+
   /** The production artifact's: configuring both servers is required. */
   public static final LocalServers NONE = new LocalServers(
     (dir, database, user, port, durable) -> {
       throw Infrastructure.missing("PostgreSQL", "pg.host");
     },
-    (dir, port) -> {
-      throw Infrastructure.missing("Kafka broker", "kafka.bootstrap");
-    });
+    NO_KAFKA);
+
+  /** Whether it can start a broker: the production artifact refuses before it writes any credentials. */
+  public boolean startsKafka() {
+    return kafka != NO_KAFKA;
+  }
 
   /** A started server: where it listens and how to stop it. */
   public record Running(String host, int port, AutoCloseable server) {
@@ -42,7 +50,10 @@ public record LocalServers(Postgres postgres, Kafka kafka) {
 
   @FunctionalInterface
   public interface Kafka {
-    /** Keeps its log in {@code dir}; port 0: a free one. */
-    Running start(Path dir, int port) throws Exception;
+    /**
+     * Keeps its log in {@code dir}; port 0: a free one. Clients authenticate with SCRAM-SHA-512 as the super user
+     * {@code admin} or as one of {@code users} (name → password); no one else may do anything.
+     */
+    Running start(Path dir, int port, String adminPassword, Map<String, String> users) throws Exception;
   }
 }

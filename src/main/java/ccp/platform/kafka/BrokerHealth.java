@@ -12,13 +12,17 @@ import io.vertx.kafka.client.common.Node;
 import io.vertx.kafka.client.common.TopicPartitionInfo;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
- * Readiness of the process's broker: it answers, every partition of the project's topics has a leader, and the
- * process's publishes are not failing. A consumer that joined its group stays "joined" while the broker behind it has
- * lost its log directory; these see it.
+ * Readiness of the process's broker: it answers, every partition of the topics the process's roles use has a leader,
+ * and the process's publishes are not failing. A consumer that joined its group stays "joined" while the broker behind
+ * it has lost its log directory; these see it. Each role asks about its own topics as its own principal, which may
+ * describe those and no others.
  */
 public final class BrokerHealth extends VerticleBase {
 
@@ -26,27 +30,27 @@ public final class BrokerHealth extends VerticleBase {
   private static final long ADMIN_TIMEOUT_MS = 1_500;
   private static final String CHECK = "kafka";
 
-  private final KafkaConfig kafka;
-  private final List<String> topics;
+  private final Map<KafkaConfig, Set<String>> probes;
   private final Health health;
-  private KafkaAdminClient admin;
+  private final Map<KafkaAdminClient, List<String>> admins = new LinkedHashMap<>();
 
-  /** {@code topics}: those whose partitions must each have a leader. */
-  public BrokerHealth(KafkaConfig kafka, List<String> topics, Health health) {
-    this.kafka = kafka;
-    this.topics = List.copyOf(topics);
+  /** {@code probes}: a role's clients → the topics whose partitions must each have a leader. */
+  public BrokerHealth(Map<KafkaConfig, Set<String>> probes, Health health) {
+    this.probes = Map.copyOf(probes);
     this.health = health;
   }
 
   /** Registers the check as {@code kafka}; undeploying (or closing Vert.x) removes it and closes its admin client. */
   @Override
   public Future<?> start() {
-    admin = KafkaAdminClient.create(vertx, Map.of(
-      "bootstrap.servers", kafka.bootstrap(),
-      "request.timeout.ms", String.valueOf(ADMIN_TIMEOUT_MS),
-      "default.api.timeout.ms", String.valueOf(ADMIN_TIMEOUT_MS)));
+    probes.forEach((kafka, topics) -> {
+      Map<String, String> config = kafka.client();
+      config.put("request.timeout.ms", String.valueOf(ADMIN_TIMEOUT_MS));
+      config.put("default.api.timeout.ms", String.valueOf(ADMIN_TIMEOUT_MS));
+      admins.put(KafkaAdminClient.create(vertx, config), List.copyOf(topics));
+    });
     // The admin's own timeout is a little shorter than the check's, so that its error, not a bare timeout, answers.
-    health.readiness().register(CHECK, CHECK_TIMEOUT_MS, promise -> check(admin, topics, EventPublisher.outcomes(vertx))
+    health.readiness().register(CHECK, CHECK_TIMEOUT_MS, promise -> check(EventPublisher.outcomes(vertx))
       .onSuccess(promise::tryComplete)
       .onFailure(err -> promise.tryComplete(Status.KO(new JsonObject().put("error", String.valueOf(err.getMessage()))))));
     return Future.succeededFuture();
@@ -55,11 +59,15 @@ public final class BrokerHealth extends VerticleBase {
   @Override
   public Future<?> stop() {
     health.forget(CHECK);
-    return admin.close(ADMIN_TIMEOUT_MS);
+    return Future.all(admins.keySet().stream().map(admin -> admin.close(ADMIN_TIMEOUT_MS)).toList());
   }
 
-  private static Future<Status> check(KafkaAdminClient admin, List<String> topics, JsonObject publishing) {
-    return admin.describeTopics(topics).map(described -> {
+  private Future<Status> check(JsonObject publishing) {
+    List<Future<Map<String, TopicDescription>>> asked = admins.entrySet().stream()
+      .map(e -> e.getKey().describeTopics(e.getValue())).toList();
+    return Future.all(asked).map(all -> {
+      Map<String, TopicDescription> described = new TreeMap<>();
+      asked.forEach(one -> described.putAll(one.result()));
       List<String> leaderless = new ArrayList<>();
       for (TopicDescription topic : described.values()) {
         for (TopicPartitionInfo partition : topic.getPartitions()) {

@@ -10,15 +10,15 @@ import io.vertx.kafka.client.producer.RecordMetadata;
 import org.apache.kafka.common.errors.RetriableException;
 
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The process's asynchronous Kafka producer, shared inside one Vert.x instance: every verticle takes its own reference
- * in {@code start()} and closes it in {@code stop()}; the client closes when the last reference does. One producer
- * for all verticles fills fuller batches (fewer produce requests for the broker) than one per consumer group.
+ * A role's asynchronous Kafka producer, shared inside one Vert.x instance by every verticle of that role (of that
+ * principal: in a process of several roles each publishes as itself): every verticle takes its own reference in
+ * {@code start()} and closes it in {@code stop()}; the client closes when the last reference does. One producer for
+ * all of a role's verticles fills fuller batches (fewer produce requests for the broker) than one per consumer group.
  * A publish completes when the broker has acknowledged the record on all in-sync replicas.
  */
 public final class EventPublisher {
@@ -36,16 +36,16 @@ public final class EventPublisher {
   }
 
   public static EventPublisher create(Vertx vertx, KafkaConfig kafka) {
-    Map<String, String> config = new HashMap<>();
-    config.put("bootstrap.servers", kafka.bootstrap());
-    config.put("client.id", NAME);
+    String name = NAME + "-" + kafka.user();
+    Map<String, String> config = kafka.client();
+    config.put("client.id", name);
     config.put("acks", "all");
     config.put("enable.idempotence", "true");
     config.put("linger.ms", "5");
     config.put("max.block.ms", "5000");
     config.put("delivery.timeout.ms", "30000");
     config.put("request.timeout.ms", "10000");
-    return new EventPublisher(KafkaProducer.createShared(vertx, NAME, config, String.class, String.class), outcomesOf(vertx));
+    return new EventPublisher(KafkaProducer.createShared(vertx, name, config, String.class, String.class), outcomesOf(vertx));
   }
 
   /**

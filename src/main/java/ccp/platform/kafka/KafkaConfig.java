@@ -1,14 +1,59 @@
 package ccp.platform.kafka;
 
+import ccp.platform.config.ConfigException;
 import ccp.platform.config.Settings;
 
-/** What every producer and consumer of a process is built with ({@code kafka.*}). */
-public record KafkaConfig(String bootstrap, int sessionTimeoutMs, int commitIntervalMs, int maxInFlight, int fetchMinBytes,
-                          int fetchMaxWaitMs) {
+import java.util.HashMap;
+import java.util.Map;
 
-  public static KafkaConfig from(Settings settings) {
-    return new KafkaConfig(settings.text("kafka.bootstrap"), settings.integer("kafka.session-timeout-ms"),
-      settings.integer("kafka.commit-interval-ms"), settings.integer("kafka.consumer.max-in-flight"),
-      settings.integer("kafka.consumer.fetch-min-bytes"), settings.integer("kafka.consumer.fetch-max-wait-ms"));
+/**
+ * What every producer, consumer and admin client of one role is built with ({@code kafka.*}): the broker, the role's
+ * own SCRAM-SHA-512 identity ({@code ccp-<role>}, {@code kafka.password.<role>}) and the consumers' tuning.
+ */
+public record KafkaConfig(String bootstrap, String user, String password, int sessionTimeoutMs, int commitIntervalMs,
+                          int maxInFlight, int fetchMinBytes, int fetchMaxWaitMs) {
+
+  /** The settings key of role {@code role}'s Kafka password. */
+  public static String passwordKey(String role) {
+    return "kafka.password." + role;
+  }
+
+  /**
+   * Role {@code role}'s clients.
+   *
+   * @throws ConfigException when its password is not set (in production it comes from the role's Kafka user secret)
+   */
+  public static KafkaConfig of(Settings settings, String role) {
+    String key = passwordKey(role);
+    String password = settings.text(key);
+    if (password.isEmpty()) {
+      throw new ConfigException(Settings.envName(key) + " is not set: role " + role + " authenticates to Kafka as "
+        + KafkaGrant.userOf(role) + " with it (the Secret " + KafkaGrant.userOf(role) + ", key password)");
+    }
+    return new KafkaConfig(settings.text("kafka.bootstrap"), KafkaGrant.userOf(role), password,
+      settings.integer("kafka.session-timeout-ms"), settings.integer("kafka.commit-interval-ms"),
+      settings.integer("kafka.consumer.max-in-flight"), settings.integer("kafka.consumer.fetch-min-bytes"),
+      settings.integer("kafka.consumer.fetch-max-wait-ms"));
+  }
+
+  /** The bootstrap address and this identity, the base of every client's configuration. */
+  public Map<String, String> client() {
+    return client(bootstrap, user, password);
+  }
+
+  /** A client of {@code bootstrap} that authenticates as {@code user} with SCRAM-SHA-512. */
+  public static Map<String, String> client(String bootstrap, String user, String password) {
+    Map<String, String> config = new HashMap<>();
+    config.put("bootstrap.servers", bootstrap);
+    config.put("security.protocol", "SASL_PLAINTEXT");
+    config.put("sasl.mechanism", "SCRAM-SHA-512");
+    config.put("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
+      + user + "\" password=\"" + password + "\";");
+    return config;
+  }
+
+  @Override
+  public String toString() {
+    return "KafkaConfig[" + bootstrap + " as " + user + "]";
   }
 }

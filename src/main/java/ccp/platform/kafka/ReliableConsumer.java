@@ -97,8 +97,7 @@ public final class ReliableConsumer {
   /** Subscribes; completes once the subscription is registered (readiness waits for the first assignment). */
   public Future<Void> start() {
     int sessionTimeout = kafka.sessionTimeoutMs();
-    Map<String, String> config = new HashMap<>();
-    config.put("bootstrap.servers", kafka.bootstrap());
+    Map<String, String> config = kafka.client();
     config.put("group.id", group);
     config.put("client.id", group + "-" + UUID.randomUUID().toString().substring(0, 8));
     config.put("enable.auto.commit", "false");

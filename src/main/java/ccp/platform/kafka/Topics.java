@@ -1,14 +1,17 @@
 package ccp.platform.kafka;
 
-import io.vertx.core.Future;
-import io.vertx.kafka.admin.KafkaAdminClient;
-import io.vertx.kafka.admin.NewTopic;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The topics of DESIGN.md §3. Security topics have one partition (one active consumer + a standby); the chain's have
@@ -27,6 +30,7 @@ public final class Topics {
   public static final String COLA_FALLIDOS = "cola.fallidos";
 
   private static final Logger LOG = LoggerFactory.getLogger(Topics.class);
+  private static final long TIMEOUT_S = 30;
 
   private Topics() {}
 
@@ -47,22 +51,16 @@ public final class Topics {
     return topics;
   }
 
-  /** Creates the missing topics; existing ones are left as they are. */
-  public static Future<Void> ensure(KafkaAdminClient admin, TopicsConfig config) {
+  /** Creates the missing topics, as the broker's operator; existing ones are left as they are. */
+  static void ensure(Admin admin, TopicsConfig config) throws InterruptedException, ExecutionException, TimeoutException {
     short replication = (short) config.replicationFactor();
-    Map<String, Integer> wanted = partitions(config);
-    return admin.listTopics().compose(existing -> {
-      List<NewTopic> missing = wanted.entrySet().stream()
-        .filter(e -> !existing.contains(e.getKey()))
-        .map(e -> new NewTopic(e.getKey(), e.getValue(), replication))
-        .toList();
-      if (missing.isEmpty()) return Future.<Void>succeededFuture();
-      LOG.info("Creating topics {}", missing.stream().map(NewTopic::getName).toList());
-      return admin.createTopics(missing).recover(err -> {
-        // Another process may have created them between our list and create.
-        return admin.listTopics().compose(now -> now.containsAll(wanted.keySet())
-          ? Future.<Void>succeededFuture() : Future.<Void>failedFuture(err));
-      });
-    });
+    Set<String> existing = admin.listTopics().names().get(TIMEOUT_S, TimeUnit.SECONDS);
+    List<NewTopic> missing = partitions(config).entrySet().stream()
+      .filter(e -> !existing.contains(e.getKey()))
+      .map(e -> new NewTopic(e.getKey(), e.getValue(), replication))
+      .toList();
+    if (missing.isEmpty()) return;
+    LOG.info("Creating topics {}", missing.stream().map(NewTopic::name).toList());
+    admin.createTopics(missing).all().get(TIMEOUT_S, TimeUnit.SECONDS);
   }
 }

@@ -20,15 +20,22 @@ import io.vertx.sqlclient.SqlClient;
 import java.util.function.Supplier;
 
 /**
- * What a role's verticles are built from, the same for every role of a process: its Vert.x, database client, meters,
- * health, tokens, the shared HTTP and Kafka settings, and the App's revocation check. A role's own settings come to its
- * facade as a typed record.
+ * What a role's verticles are built from: the process's Vert.x, database client, meters, health, tokens, HTTP settings
+ * and the App's revocation check, and the role's own Kafka identity. A role's own settings come to its facade as a
+ * typed record.
  *
+ * @param kafka    the role's Kafka clients' settings, with its own principal; null for a role that never touches the
+ *                 broker (the gateway)
  * @param vigencia a new handler, per verticle, answering 403 when the request's actor is revoked or blocked (the Lista
  *                 de revocación); its pending lookups are that verticle's state
  */
 public record RoleContext(Vertx vertx, SqlClient sql, MeterRegistry registry, Health health, Tokens tokens, HttpConfig http,
                           KafkaConfig kafka, Supplier<Handler<RoutingContext>> vigencia) {
+
+  /** This context for a role of the same process that authenticates to the broker with {@code kafka}. */
+  public RoleContext withKafka(KafkaConfig kafka) {
+    return new RoleContext(vertx, sql, registry, health, tokens, http, kafka, vigencia);
+  }
 
   public Future<String> deploy(Supplier<VerticleBase> verticle, int instances) {
     return vertx.deployVerticle(verticle, new DeploymentOptions().setInstances(instances));

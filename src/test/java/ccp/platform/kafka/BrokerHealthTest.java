@@ -1,7 +1,9 @@
 package ccp.platform.kafka;
 
+import ccp.app.KafkaAccess;
 import ccp.app.Role;
-import ccp.embedded.EmbeddedKafka;
+import ccp.platform.config.Settings;
+import ccp.platform.infra.Infrastructure;
 import ccp.support.Http;
 import ccp.support.RunningApp;
 import ccp.support.SharedInfra;
@@ -27,9 +29,10 @@ class BrokerHealthTest {
   void readinessFollowsTheBroker() throws Exception {
     Path dir = Files.createTempDirectory("ccp-broker-health");
     int port = SharedInfra.freePort();
-    EmbeddedKafka broker = EmbeddedKafka.start(dir, port);
-    try (RunningApp app = RunningApp.start(SharedInfra.settings(Map.of("kafka.bootstrap", broker.bootstrap())),
-      Set.of(Role.FACTURACION))) {
+    // A broker of its own, with its own credentials, topics and ACLs, beside the shared database.
+    Settings own = SharedInfra.settings(Map.of("data.dir", dir.toString(), "kafka.bootstrap", ""));
+    Infrastructure broker = Infrastructure.start(own, SharedInfra.EMBEDDED, KafkaAccess.grants(), port, 0);
+    try (RunningApp app = RunningApp.start(broker.settings(), Set.of(Role.FACTURACION))) {
       String ready = app.managementUrl() + "/health/ready";
       await("ready with its broker up").atMost(Duration.ofSeconds(30)).until(() -> Http.get(ready, null).status(), s -> s == 200);
       assertThat(kafkaCheck(Http.get(ready, null)).getString("status")).isEqualTo("UP");
@@ -39,7 +42,7 @@ class BrokerHealthTest {
         .until(() -> Http.get(ready, null), r -> r.status() == 503);
       assertThat(kafkaCheck(down).getString("status")).isEqualTo("DOWN");
 
-      broker = EmbeddedKafka.start(dir, port);
+      broker = Infrastructure.start(own, SharedInfra.EMBEDDED, KafkaAccess.grants(), port, 0);
       await("ready again with its broker back").atMost(Duration.ofSeconds(60)).until(() -> Http.get(ready, null).status(), s -> s == 200);
     } finally {
       broker.close();

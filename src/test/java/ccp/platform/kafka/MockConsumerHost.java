@@ -60,7 +60,7 @@ final class MockConsumerHost implements AutoCloseable {
 
   /** {@code kafka.*} as the tests need them: no broker, the given commit interval and in-flight limit. */
   static KafkaConfig kafka(int commitIntervalMs, int maxInFlight) {
-    return new KafkaConfig("mock:9092", 6_000, commitIntervalMs, maxInFlight, 1, 500);
+    return new KafkaConfig("mock:9092", "ccp-mock", "mock", 6_000, commitIntervalMs, maxInFlight, 1, 500);
   }
 
   /** An envelope whose subject names the record ({@code partition@offset}), as the handler will see it. */

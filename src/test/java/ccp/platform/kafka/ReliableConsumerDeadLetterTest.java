@@ -1,14 +1,12 @@
 package ccp.platform.kafka;
 
+import ccp.app.Role;
 import ccp.support.SharedInfra;
 import ccp.support.Topic;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
-import io.vertx.kafka.admin.KafkaAdminClient;
-import io.vertx.kafka.admin.NewTopic;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -25,8 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The dead-letter path needs a real {@link EventPublisher}, hence the shared broker; the records still come from a
- * MockConsumer, on a topic of this test's own.
+ * The dead-letter path needs a real {@link EventPublisher}, hence the shared broker (publishing as a stage's principal,
+ * which may write {@code cola.fallidos}); the records still come from a MockConsumer, on a topic of this test's own.
  */
 @ExtendWith(VertxExtension.class)
 @DisplayName("ReliableConsumer: a poison record goes to cola.fallidos with its reason, and the commit moves past it")
@@ -35,8 +33,7 @@ class ReliableConsumerDeadLetterTest {
   @Test
   @DisplayName("an unparseable record, a PoisonMessageException and a handler that throws each become a dead letter")
   void poisonGoesToColaFallidos(Vertx vertx) {
-    KafkaConfig broker = KafkaConfig.from(SharedInfra.settings());
-    ensureColaFallidos(vertx, broker.bootstrap());
+    KafkaConfig broker = KafkaConfig.of(SharedInfra.settings(), Role.FACTURACION.id());
     String topic = "prueba-" + UUID.randomUUID();
     ReliableConsumer.Handler handler = envelope -> switch (envelope.subject()) {
       case "0@1" -> Future.failedFuture(new PoisonMessageException("producto desconocido"));
@@ -74,8 +71,7 @@ class ReliableConsumerDeadLetterTest {
   @Test
   @DisplayName("a poison record redelivered to its group (a crash before the commit) is the same dead letter; another group's is another")
   void aRedeliveredPoisonRecordKeepsItsDeadLetterId(Vertx vertx) {
-    KafkaConfig broker = KafkaConfig.from(SharedInfra.settings());
-    ensureColaFallidos(vertx, broker.bootstrap());
+    KafkaConfig broker = KafkaConfig.of(SharedInfra.settings(), Role.FACTURACION.id());
     String topic = "prueba-" + UUID.randomUUID();
     EventPublisher deadLetters = EventPublisher.create(vertx, broker);
     try {
@@ -101,16 +97,5 @@ class ReliableConsumerDeadLetterTest {
       consumer.offer(0, 0, "k0", "not an envelope");
       await("commit past the dead letter").atMost(Duration.ofSeconds(30)).until(() -> consumer.committed(0) == 1);
     }
-  }
-
-  private static void ensureColaFallidos(Vertx vertx, String bootstrap) {
-    KafkaAdminClient admin = KafkaAdminClient.create(vertx, Map.of("bootstrap.servers", bootstrap));
-    admin.listTopics()
-      .compose(existing -> existing.contains(Topics.COLA_FALLIDOS) ? Future.<Void>succeededFuture()
-        : admin.createTopics(List.of(new NewTopic(Topics.COLA_FALLIDOS, 1, (short) 1))))
-      .recover(err -> err instanceof TopicExistsException ? Future.succeededFuture() : Future.failedFuture(err))
-      .eventually(() -> admin.close())
-      .timeout(30, TimeUnit.SECONDS)
-      .await();
   }
 }
