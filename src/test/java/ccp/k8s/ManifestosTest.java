@@ -1,8 +1,10 @@
 package ccp.k8s;
 
+import ccp.app.KafkaAccess;
 import ccp.app.Role;
 import ccp.k8s.Manifests.Doc;
 import ccp.platform.config.Settings;
+import ccp.platform.kafka.KafkaGrant;
 import ccp.platform.kafka.Topics;
 import ccp.platform.kafka.TopicsConfig;
 import io.vertx.core.json.JsonObject;
@@ -193,7 +195,13 @@ class ManifestosTest {
       declared.put(user.name(), acls);
     }
     Map<String, Map<String, Set<String>>> expected = new TreeMap<>();
-    KafkaAclTable.expected().forEach((role, acls) -> expected.put(kafkaPrincipal(role), new TreeMap<>(acls)));
+    // The ACL table the embedded broker is given (ccp.app.KafkaAccess) is the one the KafkaUsers must declare.
+    for (KafkaGrant grant : KafkaAccess.grants()) {
+      Map<String, Set<String>> acls = new TreeMap<>();
+      grant.bindings().forEach(b -> acls.computeIfAbsent(b.pattern().resourceType().name() + ":" + b.pattern().name(),
+        r -> new TreeSet<>()).add(b.entry().operation().name()));
+      expected.put(grant.user(), acls);
+    }
     assertThat(declared).isEqualTo(expected);
   }
 
