@@ -8,6 +8,9 @@ import ccp.platform.http.Health;
 import ccp.platform.http.HttpConfig;
 import ccp.platform.http.JwtConfig;
 import ccp.platform.http.ManagementServer;
+import ccp.platform.http.PeerConfig;
+import ccp.platform.http.PeerSigner;
+import ccp.platform.http.PeerVerifier;
 import ccp.platform.http.Tokens;
 import ccp.platform.kafka.BrokerHealth;
 import ccp.platform.kafka.KafkaConfig;
@@ -18,6 +21,7 @@ import ccp.seguridad.ListaRevocacion;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.kafka.admin.KafkaAdminClient;
@@ -54,7 +58,10 @@ public final class Application {
     this.registry = registry;
   }
 
-  /** {@code settings} must name a reachable Kafka and PostgreSQL (see {@code Infrastructure}) and a JWT secret. */
+  /**
+   * {@code settings} must name a reachable Kafka and PostgreSQL (see {@code Infrastructure}) and, for the roles that
+   * need them, the App issuer's JWK Set URL and the peer keys.
+   */
   public static Future<Application> start(Settings settings, Set<Role> roles) {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Vertx vertx = Vertx.builder()
@@ -71,7 +78,17 @@ public final class Application {
       .withMetrics(new MicrometerMetricsFactory(registry))
       .build();
     Application app = new Application(vertx, settings, registry);
-    return app.boot(roles).recover(err -> app.stop().transform(ignored -> Future.failedFuture(err)));
+    // A start that fails closes this Vert.x. The outcome goes through a promise of no context: a listener chained on
+    // the close from one of its own event loops (recover/transform) would never run, and the caller would wait forever.
+    Promise<Application> started = Promise.promise();
+    app.boot(roles).onComplete(ar -> {
+      if (ar.succeeded()) {
+        started.complete(ar.result());
+      } else {
+        app.stop().onComplete(closed -> started.fail(ar.cause()));
+      }
+    });
+    return started.future();
   }
 
   private Future<Application> boot(Set<Role> roles) {
@@ -86,13 +103,23 @@ public final class Application {
     health.readyWhenPostgresAnswers(sql);
     int loteRevocacion = configs.revocacionLoteMax();
     var revision = ListaRevocacion.timer(registry);
-    RoleContext context = new RoleContext(vertx, sql, registry, health, Tokens.create(vertx, JwtConfig.from(settings)), http,
-      kafka, () -> new ListaRevocacion(sql, loteRevocacion).requerirVigente(revision));
+    PeerConfig peer = PeerConfig.from(settings);
+    PeerVerifier peers;
+    PeerSigner signer;
+    try {
+      peers = roles.stream().anyMatch(Role::receivesCalls) ? PeerVerifier.create(vertx, peer) : null;
+      signer = roles.stream().filter(Role::callsRoles).findFirst().map(r -> PeerSigner.create(vertx, peer, r.id())).orElse(null);
+    } catch (RuntimeException e) {
+      return Future.failedFuture(e);
+    }
     boolean needsBroker = !roles.stream().allMatch(Role::servesWithoutBroker);
-    return migrate(pg, roles)
-      .compose(ignored -> ensureTopics(kafka, topics))
-      .compose(ignored -> needsBroker ? brokerHealth(kafka, topics, health) : Future.<Void>succeededFuture())
-      .compose(ignored -> Future.all(roles.stream().map(r -> r.deploy(context, configs, roles)).toList()))
+    return appTokens(roles, http)
+      .compose(tokens -> migrate(pg, roles)
+        .compose(ignored -> ensureTopics(kafka, topics))
+        .compose(ignored -> needsBroker ? brokerHealth(kafka, topics, health) : Future.<Void>succeededFuture())
+        .map(ignored -> new RoleContext(vertx, sql, registry, health, tokens, peers, signer, http, kafka,
+          () -> new ListaRevocacion(sql, loteRevocacion).requerirVigente(revision))))
+      .compose(context -> Future.all(roles.stream().map(r -> r.deploy(context, configs, roles)).toList()))
       .compose(ignored -> {
         ManagementServer management = new ManagementServer(health, registry, http.host(), settings.integer("management.port"));
         return vertx.deployVerticle(management).map(id -> management.actualPort());
@@ -103,6 +130,13 @@ public final class Application {
           (System.nanoTime() - began) / 1_000_000);
         return this;
       });
+  }
+
+  /** The App token verifier, when a role of this process serves HTTP; a process that serves none holds no key. */
+  private Future<Tokens> appTokens(Set<Role> roles, HttpConfig http) {
+    return roles.stream().anyMatch(Role::servesHttp)
+      ? Tokens.fetch(vertx, JwtConfig.from(settings), http.clientTimeoutMs())
+      : Future.succeededFuture(null);
   }
 
   private Future<Void> migrate(PgConfig pg, Set<Role> roles) {

@@ -24,6 +24,9 @@ class MainExitTest {
     "--role=all                 | CCP_NOPE=1               | unknown environment variable CCP_NOPE",
     "token                      |                          | token needs exactly one actor id",
     "token a b                  |                          | token: Unmatched argument at index 2: 'b'",
+    "token a --perfil=SISTEMA   |                          | perfil 'SISTEMA' is not an App profile (valid: [CONSULTA, OPERADOR, SEGURIDAD, VENDEDOR])",
+    "token a --perfil=sistema   |                          | perfil 'sistema' is not an App profile",
+    "token a                    | CCP_PG_HOST=db           | token mints with the development issuer of a laptop run: with CCP_PG_HOST set",
   })
   void exitsWithStatusTwo(String args, String env, String message) throws Exception {
     CommandRun run = CommandRun.of(Main.class, args, CommandRun.env(env));
