@@ -26,7 +26,7 @@ record LoadParameters(List<String> baseUrls, List<String> metricsUrls, double ra
       (int) number("vendedores", 1000),
       number("unknown", 0.10),
       number("improper", 0.01),
-      issuerKey());
+      readIssuerKey());
   }
 
   private static List<String> list(String name, String fallback) {
@@ -44,7 +44,7 @@ record LoadParameters(List<String> baseUrls, List<String> metricsUrls, double ra
   }
 
   /** The private JWK of the development issuer the system trusts, {@code -DissuerKey} (default: the repository's data directory). */
-  private static JsonObject issuerKey() {
+  private static JsonObject readIssuerKey() {
     Path file = Path.of(System.getProperty("issuerKey", "../.ccp-data/dev-issuer.jwk"));
     try {
       return new JsonObject(Files.readString(file, StandardCharsets.UTF_8));
