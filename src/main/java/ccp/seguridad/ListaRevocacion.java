@@ -67,7 +67,7 @@ public final class ListaRevocacion {
         if (estado.revocado()) {
           ApiErrors.send(ctx, 403, "actor_revoked", "actor " + actor.id() + " is in the revocation list");
         } else if (estado.perfil() == null) {
-          ApiErrors.send(ctx, 403, "actor_unknown", "actor " + actor.id() + " is not registered in the Gestor");
+          ApiErrors.send(ctx, 403, "unknown_actor", "actor " + actor.id() + " is not registered in the Gestor");
         } else if (estado.bloqueado()) {
           ApiErrors.send(ctx, 403, "actor_blocked", "actor " + actor.id() + " is blocked");
         } else if (!estado.perfil().equals(actor.perfil())) {

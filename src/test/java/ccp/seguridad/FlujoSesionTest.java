@@ -183,7 +183,7 @@ class FlujoSesionTest {
 
     Http.Response unknown = Http.post(app.gestorUrl() + "/v1/sesiones", token("nadie-" + UUID.randomUUID()), "{\"huella\":\"valida-123456\"}");
     assertThat(unknown.status()).isEqualTo(403);
-    assertThat(unknown.json().getString("error")).isEqualTo("actor_unknown");
+    assertThat(unknown.json().getString("error")).isEqualTo("unknown_actor");
   }
 
   @Test

@@ -8,6 +8,11 @@ import io.vertx.core.Vertx;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,19 +34,31 @@ public final class ActoresCarga {
     return improper <= 0 ? 0 : (int) Math.ceil(rate * seconds * improper * 1.2) + 32;
   }
 
-  /** Registers {@code prefijo0} … {@code prefijo(n-1)} as CONSULTA actors in the database {@code settings} name. */
+  /**
+   * Registers {@code prefijo0} … {@code prefijo(n-1)} as CONSULTA actors in the database {@code settings} name, or,
+   * with {@code pg.host} empty, in the embedded PostgreSQL running from the data directory.
+   */
   public static void registrar(Settings settings, String prefijo, int n) throws Exception {
     if (n == 0) return;
-    if (settings.embeddedPostgres()) {
-      throw new ConfigException("improper writes need read-only actors registered in gestor.actores: set "
-        + Settings.envName("pg.host") + " and " + Settings.envName("pg.port") + " to the system's database (or --improper=0)");
-    }
+    Settings database = settings.embeddedPostgres() ? embedded(settings) : settings;
     Vertx vertx = Vertx.vertx();
     try {
-      SqlClient sql = PgClients.pipelined(vertx, PgConfig.from(settings));
+      SqlClient sql = PgClients.pipelined(vertx, PgConfig.from(database));
       sql.preparedQuery(REGISTRAR).execute(Tuple.of(prefijo, n)).await(30, TimeUnit.SECONDS);
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);
     }
+  }
+
+  /** The all-in-one's PostgreSQL listens on a free port: its postmaster.pid (fourth line) names it. */
+  private static Settings embedded(Settings settings) throws IOException {
+    Path pid = settings.dataDir().resolve("postgres/data/postmaster.pid");
+    List<String> lines = Files.exists(pid) ? Files.readAllLines(pid) : List.of();
+    if (lines.size() < 4 || !lines.get(3).trim().matches("[0-9]{1,5}")) {
+      throw new ConfigException("improper writes need read-only actors registered in gestor.actores, and no PostgreSQL runs from "
+        + pid.toAbsolutePath().getParent() + ": start the system from this directory, set " + Settings.envName("pg.host")
+        + " and " + Settings.envName("pg.port") + " to its database, or pass --improper=0");
+    }
+    return settings.with(Map.of("pg.host", "127.0.0.1", "pg.port", Integer.parseInt(lines.get(3).trim())));
   }
 }

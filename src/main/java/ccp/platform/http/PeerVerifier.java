@@ -1,5 +1,6 @@
 package ccp.platform.http;
 
+import ccp.platform.config.ConfigException;
 import ccp.platform.config.Settings;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -37,7 +38,7 @@ public final class PeerVerifier {
   public static PeerVerifier create(Vertx vertx, PeerConfig config) {
     String setting = Settings.envName("peer.jwks");
     if (config.jwks().isBlank()) {
-      throw new ccp.platform.config.ConfigException(setting + " is not set: this role receives role-to-role calls and "
+      throw new ConfigException(setting + " is not set: this role receives role-to-role calls and "
         + "verifies them with the callers' public keys");
     }
     return new PeerVerifier(vertx, Jwks.signingKeys(Jwks.parse(config.jwks(), setting), setting));
