@@ -8,6 +8,9 @@ import ccp.platform.http.Health;
 import ccp.platform.http.HttpConfig;
 import ccp.platform.http.JwtConfig;
 import ccp.platform.http.ManagementServer;
+import ccp.platform.http.PeerConfig;
+import ccp.platform.http.PeerSigner;
+import ccp.platform.http.PeerVerifier;
 import ccp.platform.http.Tokens;
 import ccp.platform.kafka.BrokerHealth;
 import ccp.platform.kafka.KafkaConfig;
@@ -16,6 +19,7 @@ import ccp.seguridad.ListaRevocacion;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.micrometer.Label;
@@ -54,8 +58,9 @@ public final class Application {
   }
 
   /**
-   * {@code settings} must name a reachable Kafka and PostgreSQL (see {@code Infrastructure}), a JWT secret and the
-   * Kafka password of every role in {@code roles} that has a principal ({@link KafkaAccess}).
+   * {@code settings} must name a reachable Kafka and PostgreSQL (see {@code Infrastructure}), the Kafka password of
+   * every role in {@code roles} that has a principal ({@link KafkaAccess}) and, for the roles that need them, the App
+   * issuer's JWK Set URL and the peer keys.
    */
   public static Future<Application> start(Settings settings, Set<Role> roles) {
     Map<Role, KafkaConfig> kafka;
@@ -79,7 +84,17 @@ public final class Application {
       .withMetrics(new MicrometerMetricsFactory(registry))
       .build();
     Application app = new Application(vertx, settings, registry);
-    return app.boot(roles, kafka).recover(err -> app.stop().transform(ignored -> Future.failedFuture(err)));
+    // A start that fails closes this Vert.x. The outcome goes through a promise of no context: a listener chained on
+    // the close from one of its own event loops (recover/transform) would never run, and the caller would wait forever.
+    Promise<Application> started = Promise.promise();
+    app.boot(roles, kafka).onComplete(ar -> {
+      if (ar.succeeded()) {
+        started.complete(ar.result());
+      } else {
+        app.stop().onComplete(closed -> started.fail(ar.cause()));
+      }
+    });
+    return started.future();
   }
 
   /** Each role's own Kafka identity, before anything starts: a role without its password stops the process at once. */
@@ -102,17 +117,30 @@ public final class Application {
     health.readyWhenPostgresAnswers(sql);
     int loteRevocacion = configs.revocacionLoteMax();
     var revision = ListaRevocacion.timer(registry);
-    RoleContext process = new RoleContext(vertx, sql, registry, health, Tokens.create(vertx, JwtConfig.from(settings)), http,
-      null, () -> new ListaRevocacion(sql, loteRevocacion).requerirVigente(revision));
-    Map<Role, RoleContext> contexts = new EnumMap<>(Role.class);
-    roles.forEach(role -> contexts.put(role, process.withKafka(kafka.get(role))));
+    PeerConfig peer = PeerConfig.from(settings);
+    PeerVerifier peers;
+    PeerSigner signer;
+    try {
+      peers = roles.stream().anyMatch(Role::receivesCalls) ? PeerVerifier.create(vertx, peer) : null;
+      signer = roles.stream().filter(Role::callsRoles).findFirst().map(r -> PeerSigner.create(vertx, peer, r.id())).orElse(null);
+    } catch (RuntimeException e) {
+      return Future.failedFuture(e);
+    }
     // A role that cannot serve without the broker makes the process's readiness follow it, through its own principal.
     Map<KafkaConfig, Set<String>> probes = new LinkedHashMap<>();
     roles.stream().filter(r -> !r.servesWithoutBroker() && kafka.containsKey(r))
       .forEach(r -> probes.put(kafka.get(r), KafkaAccess.TABLE.get(r).topics()));
-    return migrate(pg, roles)
-      .compose(ignored -> probes.isEmpty() ? Future.<Void>succeededFuture() : brokerHealth(probes, health))
-      .compose(ignored -> Future.all(roles.stream().map(r -> r.deploy(configs, contexts)).toList()))
+    return appTokens(roles, http)
+      .map(tokens -> {
+        RoleContext process = new RoleContext(vertx, sql, registry, health, tokens, peers, signer, http, null,
+          () -> new ListaRevocacion(sql, loteRevocacion).requerirVigente(revision));
+        Map<Role, RoleContext> contexts = new EnumMap<>(Role.class);
+        roles.forEach(role -> contexts.put(role, process.withKafka(kafka.get(role))));
+        return contexts;
+      })
+      .compose(contexts -> migrate(pg, roles)
+        .compose(ignored -> probes.isEmpty() ? Future.<Void>succeededFuture() : brokerHealth(probes, health))
+        .compose(ignored -> Future.all(roles.stream().map(r -> r.deploy(configs, contexts)).toList())))
       .compose(ignored -> {
         ManagementServer management = new ManagementServer(health, registry, http.host(), settings.integer("management.port"));
         return vertx.deployVerticle(management).map(id -> management.actualPort());
@@ -123,6 +151,13 @@ public final class Application {
           (System.nanoTime() - began) / 1_000_000);
         return this;
       });
+  }
+
+  /** The App token verifier, when a role of this process serves HTTP; a process that serves none holds no key. */
+  private Future<Tokens> appTokens(Set<Role> roles, HttpConfig http) {
+    return roles.stream().anyMatch(Role::servesHttp)
+      ? Tokens.fetch(vertx, JwtConfig.from(settings), http.clientTimeoutMs())
+      : Future.succeededFuture(null);
   }
 
   private Future<Void> migrate(PgConfig pg, Set<Role> roles) {

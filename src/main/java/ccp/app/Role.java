@@ -72,6 +72,21 @@ public enum Role {
     return deployer.deploy(local.get(this), configs, local);
   }
 
+  /** Whether the role listens for HTTP (the App's routes, or role-to-role calls): it verifies App tokens then. */
+  public boolean servesHttp() {
+    return this == GATEWAY || this == GESTOR || this == SEGURIDAD || this == PEDIDOS || this == CADENA;
+  }
+
+  /** Whether other roles call the role's {@code /interno/*} endpoints: it verifies their peer tokens then. */
+  public boolean receivesCalls() {
+    return this == GESTOR || this == PEDIDOS;
+  }
+
+  /** Whether the role calls others (the Detector and the Reacción): it signs with its own peer key then. */
+  public boolean callsRoles() {
+    return this == SEGURIDAD;
+  }
+
   /**
    * Whether the role can serve while the broker is away: the gateway never publishes, and pedidos writes its events
    * to its outbox, which the relay sends when the broker is back. Every other role publishes on its request path or

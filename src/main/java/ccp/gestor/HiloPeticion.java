@@ -24,6 +24,8 @@ final class HiloPeticion extends VerticleBase {
 
   /** The most actors one permissions request may name: the largest {@code detector.lote-max}. */
   static final int MAX_ACTORES = 256;
+  private static final String GESTOR = "gestor";
+  private static final String SEGURIDAD = "seguridad";
 
   private final RoleContext role;
   private final int port;
@@ -42,9 +44,9 @@ final class HiloPeticion extends VerticleBase {
     Router router = role.router(vertx);
     role.guardApp(router);
     api.mount(router);
-    role.guardInterno(router);
-    router.post("/interno/actores/permisos").handler(this::permisos);
-    router.post("/interno/actores/:actor/bloqueo").handler(this::bloquear);
+    // The Detector (B5) and the Reacción (B10) are role seguridad: no other role calls the Gestor.
+    role.interno(router, "/interno/actores/permisos", GESTOR, SEGURIDAD).handler(this::permisos);
+    role.interno(router, "/interno/actores/:actor/bloqueo", GESTOR, SEGURIDAD).handler(this::bloquear);
     return role.listen(vertx, router, port, role.httpInstances());
   }
 

@@ -40,8 +40,8 @@ final class HiloPeticion extends VerticleBase {
     Router router = role.router(vertx);
     role.guardApp(router);
     api.mount(router);
-    role.guardInterno(router);
-    router.post("/interno/pedidos/:pedido/anulacion").handler(this::anular);
+    // Only the Reacción (role seguridad) annuls (B11).
+    role.interno(router, "/interno/pedidos/:pedido/anulacion", "pedidos", "seguridad").handler(this::anular);
     return role.listen(vertx, router, port, role.httpInstances());
   }
 

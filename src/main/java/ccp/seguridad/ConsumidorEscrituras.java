@@ -47,7 +47,7 @@ final class ConsumidorEscrituras extends ConsumerVerticle {
 
   @Override
   protected void prepare() {
-    gestor = new ServiceClient(vertx, role.http(), role.tokens(), "seguridad-detector");
+    gestor = new ServiceClient(vertx, role.http(), role.signer());
     permisos = new Combiner<>(loteMax, actor -> actor, this::consultar);
   }
 
@@ -85,7 +85,7 @@ final class ConsumidorEscrituras extends ConsumerVerticle {
    */
   private Future<Map<String, Boolean>> consultar(List<String> actores) {
     JsonObject pregunta = new JsonObject().put("actores", new JsonArray(new ArrayList<>(actores)));
-    return gestor.post(gestorUrl, "/interno/actores/permisos", pregunta)
+    return gestor.post("gestor", gestorUrl, "/interno/actores/permisos", pregunta)
       .map(respuesta -> {
         Map<String, Boolean> puedenEscribir = new HashMap<>();
         for (Object p : respuesta.getJsonArray("permisos")) {

@@ -23,7 +23,9 @@ import java.util.concurrent.TimeUnit;
  * The read of the Lista de revocación (ADR-009) on every App request: one indexed lookup, no lock, no cache. A read
  * that starts after the Reacción's revoke committed sees it, on every gateway instance — the invariant a local copy
  * fed by notifications could not give. The Gestor's block is read in the same statement. The gateway checks it; so
- * do the roles' own ports, which a client could reach around the gateway.
+ * do the roles' own ports, which a client could reach around the gateway. The same statement reads the actor's profile
+ * in the Gestor's directory: that profile, not the token's claim alone, authorizes the request (a token whose
+ * {@code perfil} is not the directory's, or whose actor the directory does not know, is refused).
  * <p>
  * The requests that arrive while a lookup is in flight are looked up together by the next statement
  * ({@link Combiner}); that statement starts after each of them arrived, so the invariant holds for every one. An
@@ -31,15 +33,16 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ListaRevocacion {
 
-  public enum Estado { PERMITIDO, REVOCADO, BLOQUEADO }
+  /** What the lookup read of one actor; {@code perfil} is null when the Gestor does not know the actor. */
+  public record Estado(boolean revocado, boolean bloqueado, String perfil) {}
 
   private static final Logger LOG = LoggerFactory.getLogger(ListaRevocacion.class);
 
   private static final String ESTADOS = """
     SELECT a.actor,
            EXISTS (SELECT 1 FROM seguridad.lista_revocacion r WHERE r.actor = a.actor AND r.vence_en > now()) AS revocado,
-           EXISTS (SELECT 1 FROM gestor.actores g WHERE g.id = a.actor AND g.bloqueado) AS bloqueado
-    FROM unnest($1::text[]) AS a (actor)""";
+           coalesce(g.bloqueado, false) AS bloqueado, g.perfil
+    FROM unnest($1::text[]) AS a (actor) LEFT JOIN gestor.actores g ON g.id = a.actor""";
 
   private final SqlClient sql;
   private final Combiner<String, String, Estado> consultas;
@@ -49,7 +52,10 @@ public final class ListaRevocacion {
     this.consultas = new Combiner<>(loteMax, actor -> actor, this::estados);
   }
 
-  /** A route handler after the token check: 403 for a revoked or blocked actor; {@code timer} measures the lookup. */
+  /**
+   * A route handler after the token check: 403 for a revoked, blocked or unknown actor, or one whose token claims another
+   * profile than the directory's; {@code timer} measures the lookup.
+   */
   public Handler<RoutingContext> requerirVigente(Timer timer) {
     return ctx -> {
       Actor actor = Actor.of(ctx);
@@ -58,10 +64,17 @@ public final class ListaRevocacion {
         ? Future.succeededFuture(estado)
         : Future.<Estado>failedFuture(new IllegalStateException("no answer for actor " + actor.id()))).onSuccess(estado -> {
         timer.record(System.nanoTime() - began, TimeUnit.NANOSECONDS);
-        switch (estado) {
-          case PERMITIDO -> ctx.next();
-          case REVOCADO -> ApiErrors.send(ctx, 403, "actor_revoked", "actor " + actor.id() + " is in the revocation list");
-          case BLOQUEADO -> ApiErrors.send(ctx, 403, "actor_blocked", "actor " + actor.id() + " is blocked");
+        if (estado.revocado()) {
+          ApiErrors.send(ctx, 403, "actor_revoked", "actor " + actor.id() + " is in the revocation list");
+        } else if (estado.perfil() == null) {
+          ApiErrors.send(ctx, 403, "unknown_actor", "actor " + actor.id() + " is not registered in the Gestor");
+        } else if (estado.bloqueado()) {
+          ApiErrors.send(ctx, 403, "actor_blocked", "actor " + actor.id() + " is blocked");
+        } else if (!estado.perfil().equals(actor.perfil())) {
+          ApiErrors.send(ctx, 403, "perfil_mismatch", "the token says perfil " + actor.perfil() + " but actor " + actor.id()
+            + " is registered as " + estado.perfil());
+        } else {
+          ctx.next();
         }
       }).onFailure(err -> {
         LOG.warn("Revocation list unreadable: {}", err.toString());
@@ -90,7 +103,6 @@ public final class ListaRevocacion {
   }
 
   private static Estado estadoDe(Row row) {
-    if (row.getBoolean("revocado")) return Estado.REVOCADO;
-    return row.getBoolean("bloqueado") ? Estado.BLOQUEADO : Estado.PERMITIDO;
+    return new Estado(row.getBoolean("revocado"), row.getBoolean("bloqueado"), row.getString("perfil"));
   }
 }

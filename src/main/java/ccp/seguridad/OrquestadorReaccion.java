@@ -52,7 +52,7 @@ final class OrquestadorReaccion extends VerticleBase {
   @Override
   public Future<?> start() {
     registro = new RegistroReacciones(role.sql());
-    servicios = new ServiceClient(vertx, role.http(), role.tokens(), "seguridad-reaccion");
+    servicios = new ServiceClient(vertx, role.http(), role.signer());
     publisher = EventPublisher.create(vertx, role.kafka());
     alertas = new PublicadorAlertas(publisher);
     barrido = PeriodicTask.every(vertx, Math.max(100, config.reanudarTrasMs() / 2), "Looking for stalled reactions",
@@ -97,9 +97,9 @@ final class OrquestadorReaccion extends VerticleBase {
   private Future<Void> siguiente(Reaccion r) {
     return switch (r.paso()) {
       case ABIERTA -> paso(r, Paso.REVOCADA, () -> registro.revocar(r, config.revocacionHoras()));
-      case REVOCADA -> paso(r, Paso.BLOQUEADA, () -> llamar(config.gestorUrl(),
+      case REVOCADA -> paso(r, Paso.BLOQUEADA, () -> llamar("gestor", config.gestorUrl(),
         "/interno/actores/" + ServiceClient.segment(r.actor()) + "/bloqueo", new JsonObject()));
-      case BLOQUEADA -> paso(r, Paso.COMPENSADA, () -> llamar(config.pedidosUrl(),
+      case BLOQUEADA -> paso(r, Paso.COMPENSADA, () -> llamar("pedidos", config.pedidosUrl(),
         "/interno/pedidos/" + ServiceClient.segment(r.pedido()) + "/anulacion",
         new JsonObject().put("motivo", "escritura indebida (reacción " + r.idEscritura() + ")")));
       case COMPENSADA -> paso(r, Paso.NOTIFICADA, () -> alertas.accesoIndebido(r));
@@ -127,8 +127,8 @@ final class OrquestadorReaccion extends VerticleBase {
    * An unknown actor or order (404) has nothing left to block or annul: the step is done. Another final refusal
    * (4xx) cannot change with retries either: it is logged and the reaction goes on, so the area is still notified.
    */
-  private Future<Void> llamar(String base, String path, JsonObject body) {
-    return servicios.post(base, path, body).<Void>mapEmpty().recover(err -> {
+  private Future<Void> llamar(String rol, String base, String path, JsonObject body) {
+    return servicios.post(rol, base, path, body).<Void>mapEmpty().recover(err -> {
       if (err instanceof ServiceClient.Failure f && f.isFinal()) {
         if (f.status() != 404) LOG.error("Reaction step refused for good, going on: {}", f.getMessage());
         return Future.succeededFuture();

@@ -22,12 +22,15 @@ class MainExitTest {
     "--conf=/nonexistent.json   |                          | cannot read configuration file /nonexistent.json",
     "--role=all                 | CCP_PG_PORT=abc          | CCP_PG_PORT='abc' is not a number",
     "--role=all                 | CCP_NOPE=1               | unknown environment variable CCP_NOPE",
-    "--role=all                 | CCP_PG_HOST=db CCP_JWT_SECRET=0123456789abcdef0123456789abcdef "
+    "--role=all                 | CCP_PG_HOST=db "
       + "| CCP_KAFKA_BOOTSTRAP is not set and this artifact starts no Kafka broker of its own",
-    "--role=pedidos             | CCP_PG_HOST=db CCP_KAFKA_BOOTSTRAP=kafka:9092 CCP_JWT_SECRET=0123456789abcdef0123456789abcdef "
+    "--role=pedidos             | CCP_PG_HOST=db CCP_KAFKA_BOOTSTRAP=kafka:9092 "
       + "| CCP_KAFKA_PASSWORD_PEDIDOS is not set: role pedidos authenticates to Kafka as ccp-pedidos",
     "token                      |                          | token needs exactly one actor id",
     "token a b                  |                          | token: Unmatched argument at index 2: 'b'",
+    "token a --perfil=SISTEMA   |                          | perfil 'SISTEMA' is not an App profile (valid: [CONSULTA, OPERADOR, SEGURIDAD, VENDEDOR])",
+    "token a --perfil=sistema   |                          | perfil 'sistema' is not an App profile",
+    "token a                    | CCP_PG_HOST=db           | token mints with the development issuer of a laptop run: with CCP_PG_HOST set",
   })
   void exitsWithStatusTwo(String args, String env, String message) throws Exception {
     CommandRun run = CommandRun.of(Main.class, args, CommandRun.env(env));

@@ -51,7 +51,7 @@ class CadenaDetenidaTest {
     EnumSet<Role> roles = EnumSet.allOf(Role.class);
     roles.removeAll(EnumSet.of(Role.FACTURACION, Role.VIGILANCIA));
     app = RunningApp.start(cluster, roles);
-    tokens = TestTokens.signedWith(app.app().vertx(), SharedInfra.JWT_SECRET);
+    tokens = TestTokens.devIssuer(app.app().vertx());
     api = new Api(app.gatewayUrl(), tokens);
   }
 
@@ -138,7 +138,7 @@ class CadenaDetenidaTest {
   private static String pedidoDetenido(String pedido) {
     await("the stage in flight").atMost(Duration.ofSeconds(10)).until(() -> !etapa(pedido).isEmpty());
     Http.Response anulado = Http.post(app.pedidosUrl() + "/interno/pedidos/" + pedido + "/anulacion",
-      tokens.valid("seguridad-reaccion", "SISTEMA"), "{\"motivo\":\"prueba: pedido anulado\"}");
+      TestTokens.peer(app.app().vertx(), "seguridad", "pedidos"), "{\"motivo\":\"prueba: pedido anulado\"}");
     assertThat(anulado.status()).as(anulado.body()).isEqualTo(200);
     await("the chain stopped").atMost(Duration.ofSeconds(10)).until(() -> Db.strings(cluster,
       "SELECT estado FROM cadena.cadenas WHERE pedido = ?::uuid", pedido), List.of("DETENIDO")::equals);

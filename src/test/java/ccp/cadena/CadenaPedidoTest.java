@@ -32,7 +32,7 @@ class CadenaPedidoTest {
   @BeforeAll
   static void start() throws Exception {
     app = RunningApp.start(SharedInfra.settings(), EnumSet.allOf(Role.class));
-    api = new Api(app.gatewayUrl(), TestTokens.signedWith(app.app().vertx(), SharedInfra.JWT_SECRET));
+    api = new Api(app.gatewayUrl(), TestTokens.devIssuer(app.app().vertx()));
   }
 
   @AfterAll

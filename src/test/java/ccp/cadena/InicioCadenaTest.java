@@ -35,7 +35,7 @@ class InicioCadenaTest {
     // No stage runs here: the chain must stay at its first stage, as just started.
     app = RunningApp.start(SharedInfra.settings(Map.of("cadena.plazo-etapa-ms", 25_000)),
       EnumSet.of(Role.GATEWAY, Role.GESTOR, Role.SEGURIDAD, Role.PEDIDOS, Role.CADENA));
-    api = new Api(app.gatewayUrl(), TestTokens.signedWith(app.app().vertx(), SharedInfra.JWT_SECRET));
+    api = new Api(app.gatewayUrl(), TestTokens.devIssuer(app.app().vertx()));
   }
 
   @AfterAll

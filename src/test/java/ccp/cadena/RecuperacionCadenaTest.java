@@ -52,7 +52,7 @@ class RecuperacionCadenaTest {
     EnumSet<Role> roles = EnumSet.allOf(Role.class);
     roles.remove(Role.FACTURACION);
     app = RunningApp.start(cluster, roles);
-    api = new Api(app.gatewayUrl(), TestTokens.signedWith(app.app().vertx(), SharedInfra.JWT_SECRET));
+    api = new Api(app.gatewayUrl(), TestTokens.devIssuer(app.app().vertx()));
     operador = Db.newActor(cluster, "OPERADOR");
   }
 

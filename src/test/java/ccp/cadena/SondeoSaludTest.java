@@ -30,7 +30,7 @@ class SondeoSaludTest {
     EnumSet<Role> roles = EnumSet.allOf(Role.class);
     roles.remove(Role.FACTURACION);
     try (RunningApp app = RunningApp.start(cluster, roles)) {
-      Api api = new Api(app.gatewayUrl(), TestTokens.signedWith(app.app().vertx(), SharedInfra.JWT_SECRET));
+      Api api = new Api(app.gatewayUrl(), TestTokens.devIssuer(app.app().vertx()));
       Http.Response r = api.crearPedido(Db.newActor(cluster, "VENDEDOR"), Api.pedido("T-1", "P-6", 1));
       assertThat(r.status()).isEqualTo(201);
       String pedido = r.json().getString("pedido");

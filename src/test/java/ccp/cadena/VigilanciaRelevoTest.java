@@ -39,7 +39,7 @@ class VigilanciaRelevoTest {
       RunningApp standby = lider == uno ? dos : uno;
       assertThat(lidera(standby)).isFalse();
 
-      Api api = new Api(app.gatewayUrl(), TestTokens.signedWith(app.app().vertx(), SharedInfra.JWT_SECRET));
+      Api api = new Api(app.gatewayUrl(), TestTokens.devIssuer(app.app().vertx()));
       Http.Response r = api.crearPedido(Db.newActor(cluster, "VENDEDOR"), Api.pedido("T-1", "P-4", 1));
       assertThat(r.status()).isEqualTo(201);
       String pedido = r.json().getString("pedido");

@@ -36,7 +36,7 @@ class RelevoOutboxTest {
     String vendedor = Db.newActor(cluster, "VENDEDOR");
     List<String> creados = Collections.synchronizedList(new ArrayList<>());
     RunningApp primera = RunningApp.start(cluster, Set.of(Role.PEDIDOS));
-    String token = TestTokens.signedWith(primera.app().vertx(), SharedInfra.JWT_SECRET).valid(vendedor, "VENDEDOR");
+    String token = TestTokens.devIssuer(primera.app().vertx()).valid(vendedor, "VENDEDOR");
 
     AtomicBoolean parar = new AtomicBoolean();
     ExecutorService clientes = Executors.newFixedThreadPool(4);

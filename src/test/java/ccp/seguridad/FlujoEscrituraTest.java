@@ -39,7 +39,7 @@ class FlujoEscrituraTest {
   @BeforeAll
   static void start() throws Exception {
     app = RunningApp.start(SharedInfra.settings(), EnumSet.allOf(Role.class));
-    tokens = TestTokens.signedWith(app.app().vertx(), SharedInfra.JWT_SECRET);
+    tokens = TestTokens.devIssuer(app.app().vertx());
     api = new Api(app.gatewayUrl(), tokens);
     area = Db.newActor(app.settings(), "SEGURIDAD");
   }
@@ -217,12 +217,41 @@ class FlujoEscrituraTest {
   }
 
   @Test
-  @DisplayName("internal endpoints answer only SISTEMA tokens, and the gateway does not expose them")
+  @DisplayName("internal endpoints take no App token (any profile: 401), only the calling role the view draws (another role's own key: 403), and the gateway does not expose them")
   void internalEndpointsAreGuarded() {
     String vendedor = Db.newActor(app.settings(), "VENDEDOR");
     String body = new JsonObject().put("actores", new JsonArray().add(vendedor)).encode();
-    assertThat(Http.post(gestorUrl() + "/interno/actores/permisos", api.token(vendedor), body).status()).isEqualTo(403);
-    assertThat(Http.post(app.gatewayUrl() + "/interno/actores/permisos", api.token(vendedor), body).status()).isEqualTo(404);
+    String permisos = gestorUrl() + "/interno/actores/permisos";
+    String bloqueo = gestorUrl() + "/interno/actores/" + vendedor + "/bloqueo";
+    for (String perfil : new String[] {"VENDEDOR", "CONSULTA", "SEGURIDAD", "OPERADOR"}) {
+      String appToken = api.token(Db.newActor(app.settings(), perfil));
+      assertInterno(Http.post(permisos, appToken, body), 401, "unauthorized");
+      assertInterno(Http.post(bloqueo, appToken, "{}"), 401, "unauthorized");
+    }
+    // What a role minted before for another: an App token of the SISTEMA profile, signed by the issuer.
+    assertInterno(Http.post(bloqueo, tokens.valid("seguridad-reaccion", "SISTEMA"), "{}"), 401, "unauthorized");
+    var vertx = app.app().vertx();
+    assertInterno(Http.post(bloqueo, TestTokens.peer(vertx, "gateway", "gestor"), "{}"), 403, "caller_not_allowed");
+    assertInterno(Http.post(bloqueo, TestTokens.peer(vertx, "pedidos", "gestor"), "{}"), 403, "caller_not_allowed");
+    assertInterno(Http.post(permisos, TestTokens.peer(vertx, "cadena", "gestor"), body), 403, "caller_not_allowed");
+    // The Reacción's token for Pedidos is no token for the Gestor.
+    assertInterno(Http.post(bloqueo, TestTokens.peer(vertx, "seguridad", "pedidos"), "{}"), 401, "unauthorized");
+    assertThat(Db.strings(app.settings(), "SELECT bloqueado::text FROM gestor.actores WHERE id = ?", vendedor)).containsExactly("false");
+
+    String anulacion = app.pedidosUrl() + "/interno/pedidos/" + UUID.randomUUID() + "/anulacion";
+    String motivo = "{\"motivo\":\"prueba\"}";
+    assertInterno(Http.post(anulacion, TestTokens.peer(vertx, "gateway", "pedidos"), motivo), 403, "caller_not_allowed");
+    assertInterno(Http.post(anulacion, TestTokens.peer(vertx, "gestor", "pedidos"), motivo), 403, "caller_not_allowed");
+    assertInterno(Http.post(anulacion, api.token(vendedor), motivo), 401, "unauthorized");
+    assertThat(Http.post(anulacion, TestTokens.peer(vertx, "seguridad", "pedidos"), motivo).status()).isEqualTo(404);
+
+    assertThat(Http.post(app.gatewayUrl() + "/interno/actores/permisos", TestTokens.peer(vertx, "seguridad", "gestor"), body)
+      .status()).isEqualTo(404);
+  }
+
+  private static void assertInterno(Http.Response response, int status, String error) {
+    assertThat(response.status()).as(response.body()).isEqualTo(status);
+    assertThat(response.json().getString("error")).isEqualTo(error);
   }
 
   @Test
@@ -230,7 +259,7 @@ class FlujoEscrituraTest {
   void permissionsOfSeveralWriters() {
     String vendedor = Db.newActor(app.settings(), "VENDEDOR");
     String consulta = Db.newActor(app.settings(), "CONSULTA");
-    String sistema = tokens.valid("seguridad-detector", "SISTEMA");
+    String sistema = TestTokens.peer(app.app().vertx(), "seguridad", "gestor");
     Http.Response answer = Http.post(gestorUrl() + "/interno/actores/permisos", sistema,
       new JsonObject().put("actores", new JsonArray().add(vendedor).add(consulta).add("nadie-" + UUID.randomUUID())).encode());
     assertThat(answer.status()).isEqualTo(200);

@@ -33,7 +33,7 @@ class FlujoSesionTest {
   @BeforeAll
   static void start() throws Exception {
     app = RunningApp.start(SharedInfra.settings(), EnumSet.allOf(Role.class));
-    tokens = TestTokens.signedWith(app.app().vertx(), SharedInfra.JWT_SECRET);
+    tokens = TestTokens.devIssuer(app.app().vertx());
     areaSeguridad = tokens.valid(Db.newActor(app.settings(), "SEGURIDAD"), "SEGURIDAD");
   }
 
@@ -136,8 +136,8 @@ class FlujoSesionTest {
     assertBad(Http.post(url, valid, "x".repeat(70_000)), 413, null);
 
     assertUnauthorized(Http.post(url, null, "{\"huella\":\"valida-123456\"}"), "missing Authorization");
-    assertUnauthorized(Http.post(url, TestTokens.signedWith(app.app().vertx(), "another-secret-another-secret-0123456789")
-      .valid(vendedor, "VENDEDOR"), "{\"huella\":\"valida-123456\"}"), "signature");
+    assertUnauthorized(Http.post(url, TestTokens.attacker(app.app().vertx()).valid(vendedor, "VENDEDOR"),
+      "{\"huella\":\"valida-123456\"}"), "signature");
     assertUnauthorized(Http.post(url, tokens.expired(vendedor), "{\"huella\":\"valida-123456\"}"), "expired");
     assertUnauthorized(Http.post(url, tokens.withoutExpiry(vendedor), "{\"huella\":\"valida-123456\"}"), "expiry");
     assertUnauthorized(Http.post(url, "no.es.jwt", "{\"huella\":\"valida-123456\"}"), "not valid");
@@ -146,6 +146,44 @@ class FlujoSesionTest {
 
     abrir(vendedor, "valida-123456");
     assertThat(SharedInfraTopics.sessionsOf(vendedor)).hasSize(1);
+  }
+
+  @Test
+  @DisplayName("forged tokens get 401 on every port: another key, the old shared secret, no signature, too long a life, another audience or issuer")
+  void forgedTokensAreRefused() {
+    String vendedor = Db.newActor(app.settings(), "VENDEDOR");
+    String body = "{\"huella\":\"forjada-123456\"}";
+    // The HS256 secret every pod held before: whoever has it must not mint a token any more.
+    String viejoSecreto = "test-secret-test-secret-test-secret-0123456789";
+    for (String url : List.of(app.gestorUrl() + "/v1/sesiones", app.gatewayUrl() + "/v1/sesiones")) {
+      assertUnauthorized(Http.post(url, TestTokens.attacker(app.app().vertx()).valid(vendedor, "VENDEDOR"), body), "signature");
+      assertUnauthorized(Http.post(url, TestTokens.sharedSecret(app.app().vertx(), viejoSecreto).valid(vendedor, "VENDEDOR"), body),
+        "not signed by a key of the issuer");
+      assertUnauthorized(Http.post(url, TestTokens.unsigned(vendedor, "VENDEDOR"), body), "not valid");
+      assertUnauthorized(Http.post(url, tokens.living(vendedor, "VENDEDOR", 61), body), "longer than the 3600 s allowed");
+      assertUnauthorized(Http.post(url, tokens.forAudience(vendedor, "otra-app"), body), "audience");
+      assertUnauthorized(Http.post(url, tokens.fromIssuer(vendedor, "https://otro-emisor"), body), "issuer");
+    }
+    assertThat(SharedInfraTopics.sessionsOf(vendedor)).isEmpty();
+    assertThat(Http.post(app.gestorUrl() + "/v1/sesiones", tokens.living(vendedor, "VENDEDOR", 60), body).status()).isEqualTo(201);
+  }
+
+  @Test
+  @DisplayName("the profile in the Gestor's directory authorizes, not the token's claim: a vendedor claiming SEGURIDAD, or an unregistered actor, gets 403")
+  void directoryProfileAuthorizes() {
+    String vendedor = Db.newActor(app.settings(), "VENDEDOR");
+    Http.Response claimed = Http.get(app.seguridadUrl() + "/v1/alertas?actor=" + vendedor, tokens.valid(vendedor, "SEGURIDAD"));
+    assertThat(claimed.status()).as(claimed.body()).isEqualTo(403);
+    assertThat(claimed.json().getString("error")).isEqualTo("perfil_mismatch");
+    assertThat(claimed.json().getString("message")).contains("SEGURIDAD").contains("registered as VENDEDOR");
+    Http.Response viaGateway = Http.post(app.gatewayUrl() + "/v1/sesiones", tokens.valid(vendedor, "CONSULTA"),
+      "{\"huella\":\"valida-123456\"}");
+    assertThat(viaGateway.status()).as(viaGateway.body()).isEqualTo(403);
+    assertThat(viaGateway.json().getString("error")).isEqualTo("perfil_mismatch");
+
+    Http.Response unknown = Http.post(app.gestorUrl() + "/v1/sesiones", token("nadie-" + UUID.randomUUID()), "{\"huella\":\"valida-123456\"}");
+    assertThat(unknown.status()).isEqualTo(403);
+    assertThat(unknown.json().getString("error")).isEqualTo("unknown_actor");
   }
 
   @Test

@@ -39,7 +39,7 @@ class InvarianteRevocacionTest {
     try (RunningApp servicios = RunningApp.start(cluster, Set.of(Role.GESTOR, Role.SEGURIDAD, Role.PEDIDOS, Role.CADENA));
          RunningApp puerta1 = RunningApp.start(SharedInfra.process(cluster, Map.of()), Set.of(Role.GATEWAY));
          RunningApp puerta2 = RunningApp.start(SharedInfra.process(cluster, Map.of("gateway.port", SharedInfra.freePort())), Set.of(Role.GATEWAY))) {
-      TestTokens tokens = TestTokens.signedWith(servicios.app().vertx(), SharedInfra.JWT_SECRET);
+      TestTokens tokens = TestTokens.devIssuer(servicios.app().vertx());
       String consulta = Db.newActor(cluster, "CONSULTA");
       String token = tokens.valid(consulta, "CONSULTA");
       List<String> puertas = List.of(puerta1.gatewayUrl(), puerta2.gatewayUrl());

@@ -26,7 +26,7 @@ class ReaccionReinicioTest {
   void reactionResumesAfterRestart() throws Exception {
     Settings cluster = SharedInfra.settings(Map.of("reaccion.reanudar-tras-ms", 500));
     try (RunningApp puerta = RunningApp.start(cluster, Set.of(Role.GATEWAY, Role.GESTOR, Role.CADENA))) {
-      Api api = new Api(puerta.gatewayUrl(), TestTokens.signedWith(puerta.app().vertx(), SharedInfra.JWT_SECRET));
+      Api api = new Api(puerta.gatewayUrl(), TestTokens.devIssuer(puerta.app().vertx()));
       String consulta = Db.newActor(cluster, "CONSULTA");
       String area = Db.newActor(cluster, "SEGURIDAD");
 

@@ -40,7 +40,7 @@ class ReinicioSeguridadTest {
     // The first seguridad process is stopped halfway; closing it again at the end is a no-op, or stops it on a failure.
     try (RunningApp gestor = RunningApp.start(settings, Set.of(Role.GESTOR));
          RunningApp seguridad = RunningApp.start(SharedInfra.settings(), Set.of(Role.SEGURIDAD))) {
-      TestTokens tokens = TestTokens.signedWith(gestor.app().vertx(), SharedInfra.JWT_SECRET);
+      TestTokens tokens = TestTokens.devIssuer(gestor.app().vertx());
       String vendedor = Db.newActor(settings, "VENDEDOR");
       String token = tokens.valid(vendedor, "VENDEDOR");
       String area = tokens.valid(Db.newActor(settings, "SEGURIDAD"), "SEGURIDAD");
@@ -87,7 +87,7 @@ class ReinicioSeguridadTest {
       RunningApp activo = await("one seguridad process owning the Verificador's partition, the other a ready standby")
         .atMost(Duration.ofSeconds(20)).until(() -> activo(primero, segundo), Objects::nonNull);
       RunningApp standby = activo == primero ? segundo : primero;
-      TestTokens tokens = TestTokens.signedWith(gestor.app().vertx(), SharedInfra.JWT_SECRET);
+      TestTokens tokens = TestTokens.devIssuer(gestor.app().vertx());
       String vendedor = Db.newActor(settings, "VENDEDOR");
       String token = tokens.valid(vendedor, "VENDEDOR");
       String area = tokens.valid(Db.newActor(settings, "SEGURIDAD"), "SEGURIDAD");

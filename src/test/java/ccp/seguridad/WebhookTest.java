@@ -55,7 +55,7 @@ class WebhookTest {
       "notificador.webhook-url", "http://127.0.0.1:" + webhook.actualPort() + "/alertas",
       "notificador.retry-initial-ms", 50,
       "notificador.retry-max-ms", 200)), Set.of(Role.GESTOR, Role.SEGURIDAD));
-    tokens = TestTokens.signedWith(app.app().vertx(), SharedInfra.JWT_SECRET);
+    tokens = TestTokens.devIssuer(app.app().vertx());
     area = tokens.valid(Db.newActor(app.settings(), "SEGURIDAD"), "SEGURIDAD");
   }
 

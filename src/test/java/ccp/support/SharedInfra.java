@@ -24,8 +24,6 @@ import java.util.Map;
  */
 public final class SharedInfra {
 
-  public static final String JWT_SECRET = "test-secret-test-secret-test-secret-0123456789";
-
   /** The embedded servers, as the laptop jar plugs them in ({@code ccp.laptop.Embedded}, which depends on this module). */
   public static final LocalServers EMBEDDED = new LocalServers(
     (dir, database, user, port, durable) -> LocalServers.loopback(
@@ -62,6 +60,12 @@ public final class SharedInfra {
     return settings(Map.of());
   }
 
+  /** The data directory of the shared infrastructure: the development issuer's and the roles' peer keys. */
+  public static synchronized Path dataDir() {
+    if (infrastructure == null) infrastructure = start();
+    return infrastructure.settings().dataDir();
+  }
+
   /** Another process of the same cluster: its own management port (and {@code overrides}, e.g. a second gateway's). */
   public static Settings process(Settings cluster, Map<String, Object> overrides) {
     Map<String, Object> values = new HashMap<>(overrides);
@@ -73,8 +77,7 @@ public final class SharedInfra {
     try {
       Path dir = Files.createTempDirectory("ccp-test-infra");
       // The suite measures the code, not the disk: commits are not flushed (STYLE.md, as vertx-sql-client's own suite).
-      Settings base = defaults().with(Map.of("data.dir", dir.toString(), "jwt.secret", JWT_SECRET,
-        "infra.pg-durable", false));
+      Settings base = defaults().with(Map.of("data.dir", dir.toString(), "infra.pg-durable", false));
       Infrastructure started = Infrastructure.start(base, EMBEDDED, KafkaAccess.grants());
       Runtime.getRuntime().addShutdownHook(new Thread(started::close, "ccp-test-infra-stop"));
       return started;

@@ -8,9 +8,9 @@ import picocli.CommandLine.Mixin;
 
 import java.util.concurrent.Callable;
 
-/** {@code infra [--conf=<file>]}: the embedded Kafka and PostgreSQL alone, for role processes started beside it. */
+/** {@code infra [--conf=<file>]}: the embedded Kafka and PostgreSQL alone (and the dev issuer), for role processes started beside it. */
 @Command(name = "infra", mixinStandardHelpOptions = true,
-  description = "Run only the embedded Kafka and PostgreSQL, on infra.kafka-port and infra.pg-port (bin/cluster).")
+  description = "Run only the embedded Kafka and PostgreSQL, on infra.kafka-port and infra.pg-port, and the development issuer's JWK Set on infra.issuer-port (bin/cluster).")
 final class InfraCommand implements Callable<Integer> {
 
   private static final Logger LOG = LoggerFactory.getLogger(InfraCommand.class);

@@ -45,8 +45,9 @@ public final class InfraProcess implements AutoCloseable {
   }
 
   /**
-   * Blocks while both servers start. It also makes sure the development JWT key exists in the data directory, so
-   * that the role processes and the {@code token} command started from the same directory can read it.
+   * Blocks while both servers start. It also makes sure the development keys exist in the data directory (the dev
+   * issuer's and the roles' peer keys), so that the role processes and the {@code token} command started from the same
+   * directory can use them, and serves the dev issuer's JWK Set on {@code infra.issuer-port}.
    */
   public static InfraProcess start(Settings settings) throws Exception {
     if (!settings.embeddedKafka() || !settings.embeddedPostgres()) {
@@ -54,19 +55,20 @@ public final class InfraProcess implements AutoCloseable {
         + Settings.envName("kafka.bootstrap") + " and " + Settings.envName("pg.host"));
     }
     long began = System.nanoTime();
-    Infrastructure infrastructure = Infrastructure.start(settings, Embedded.SERVERS, KafkaAccess.grants(), settings.integer("infra.kafka-port"),
-      settings.integer("infra.pg-port"));
+    Infrastructure infrastructure = Infrastructure.start(settings, Embedded.SERVERS, KafkaAccess.grants(),
+      settings.integer("infra.kafka-port"), settings.integer("infra.pg-port"), settings.integer("infra.issuer-port"));
     Vertx vertx = Vertx.vertx();
     try {
       Settings resolved = infrastructure.settings();
       int port = serveHealth(vertx, resolved).await(30, TimeUnit.SECONDS);
       LOG.info("Infrastructure ready in {} ms: Kafka on {}, PostgreSQL on {}:{} (database {}, user {}), data in {}, management on port {}."
-          + " Point role processes at it with {}={} {}={} {}={}, and each role's Kafka password from {}",
+          + " Point role processes at it with {}={} {}={} {}={} {}={}, and each role's Kafka password from {}",
         (System.nanoTime() - began) / 1_000_000, resolved.text("kafka.bootstrap"), resolved.text("pg.host"),
         resolved.integer("pg.port"), resolved.text("pg.database"), resolved.text("pg.user"),
         resolved.dataDir().toAbsolutePath(), port,
         Settings.envName("kafka.bootstrap"), resolved.text("kafka.bootstrap"), Settings.envName("pg.host"),
         resolved.text("pg.host"), Settings.envName("pg.port"), resolved.integer("pg.port"),
+        Settings.envName("jwt.jwks-url"), resolved.text("jwt.jwks-url"),
         resolved.dataDir().resolve(KafkaCredentials.FILE).toAbsolutePath());
       return new InfraProcess(infrastructure, vertx, port);
     } catch (Exception e) {
@@ -91,7 +93,7 @@ public final class InfraProcess implements AutoCloseable {
     return vertx.deployVerticle(management).map(id -> management.actualPort());
   }
 
-  /** The settings a role process needs to use this broker and database: their real addresses and the JWT key. */
+  /** The settings a role process needs to use this broker and database: their real addresses and the development keys. */
   public Settings settings() {
     return infrastructure.settings();
   }

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.Set;
 
@@ -28,28 +29,37 @@ class InfraProcessTest {
   void roleProcessesUseIt() throws Exception {
     Path dir = Files.createTempDirectory("ccp-infra-test");
     Settings own = SharedInfra.defaults().with(Map.of("data.dir", dir.toString(), "http.host", "127.0.0.1",
-      "infra.kafka-port", SharedInfra.freePort(), "infra.pg-port", SharedInfra.freePort(), "management.port", SharedInfra.freePort()));
+      "infra.kafka-port", SharedInfra.freePort(), "infra.pg-port", SharedInfra.freePort(), "infra.issuer-port", SharedInfra.freePort(),
+      "management.port", SharedInfra.freePort()));
 
     try (InfraProcess infra = InfraProcess.start(own)) {
       assertThat(Http.get("http://127.0.0.1:" + infra.managementPort() + "/health/ready", null).status()).isEqualTo(200);
       assertThat(infra.settings().text("kafka.bootstrap")).isEqualTo("127.0.0.1:" + own.integer("infra.kafka-port"));
       assertThat(infra.settings().integer("pg.port")).isEqualTo(own.integer("infra.pg-port"));
-      String secret = Files.readString(dir.resolve("dev-jwt-secret")).trim();
-      assertThat(infra.settings().text("jwt.secret")).isEqualTo(secret);
+      // The development keys, private to their owner; the issuer's public JWK Set on the fixed port bin/cluster uses.
+      for (Path key : new Path[] {dir.resolve("dev-issuer.jwk"), dir.resolve("peer-keys/seguridad.jwk"), dir.resolve("peer-keys/gateway.jwk")}) {
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(key))).as(key.toString()).isEqualTo("rw-------");
+      }
+      String jwksUrl = "http://127.0.0.1:" + own.integer("infra.issuer-port") + "/jwks.json";
+      assertThat(infra.settings().text("jwt.jwks-url")).isEqualTo(jwksUrl);
+      Http.Response jwks = Http.get(jwksUrl, null);
+      assertThat(jwks.json().getJsonArray("keys")).hasSize(1);
+      assertThat(jwks.body()).doesNotContain("\"d\"");
       // What a person runs keeps an answered order across a power loss: PostgreSQL's durable defaults, not the tests'.
       assertThat(Db.strings(infra.settings(), "SELECT setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', "
         + "'full_page_writes') ORDER BY name")).containsExactly("on", "on", "on");
 
-      // What bin/cluster gives a role process: the infra's addresses, the development key and its Kafka password (both
-      // read from the data directory), its own ports.
+      // What bin/cluster gives a role process: the infra's addresses, the issuer's JWK Set URL, the peer keys and its
+      // Kafka password (read from the data directory), its own ports.
       String gestorKafka = KafkaCredentials.read(dir).roles().get("gestor");
       assertThat(Files.getPosixFilePermissions(dir.resolve(KafkaCredentials.FILE))).containsOnly(OWNER_READ, OWNER_WRITE);
       Settings roles = own.with(Map.of("kafka.bootstrap", infra.settings().text("kafka.bootstrap"), "pg.host", "127.0.0.1",
-        "pg.port", infra.settings().integer("pg.port"), "jwt.secret", secret, "kafka.password.gestor", gestorKafka,
+        "pg.port", infra.settings().integer("pg.port"), "jwt.jwks-url", jwksUrl,
+        "peer.jwks", Files.readString(dir.resolve("peer-keys/jwks.json")), "kafka.password.gestor", gestorKafka,
         "gateway.port", SharedInfra.freePort(), "gestor.port", SharedInfra.freePort(),
         "management.port", SharedInfra.freePort(), "http.instances", 1));
       try (RunningApp app = RunningApp.start(roles, Set.of(Role.GATEWAY, Role.GESTOR))) {
-        String token = TestTokens.signedWith(app.app().vertx(), secret).valid("vendedor-7", "VENDEDOR");
+        String token = TestTokens.devIssuer(app.app().vertx(), dir).valid("vendedor-7", "VENDEDOR");
         Http.Response opened = Http.post(app.gatewayUrl() + "/v1/sesiones", token, "{\"huella\":\"telefono-infra\"}");
         assertThat(opened.status()).as(opened.body()).isEqualTo(201);
       }

@@ -2,7 +2,7 @@ package ccp.carga;
 
 import ccp.platform.cli.Converters;
 import ccp.platform.config.Settings;
-import ccp.platform.http.Tokens;
+import ccp.platform.infra.DevIssuer;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -25,8 +25,8 @@ import java.util.function.Supplier;
  * {@code carga-pedidos}: creates orders through the gateway at a fixed rate for a fixed time (gateway → pedidos →
  * outbox → Kafka), a share of them by read-only actors, and prints orders/s, HTTP latency, ASR-2 (t_det → notified),
  * the gateway's revocation-list check and the outbox publish lag, from the system's own histograms.
- * Each improper write comes from a read-only actor of this run that the Gestor does not know, so runs repeat
- * cleanly: the Detector treats an unknown writer as unauthorized.
+ * Each improper write comes from a read-only actor of this run, registered in the Gestor's directory before the load
+ * ({@link ActoresCarga}: the roles authorize by the directory's profile), so runs repeat cleanly.
  */
 @Command(name = "carga-pedidos", mixinStandardHelpOptions = true,
   description = "Create orders through the gateway at a fixed rate, a share by read-only actors, and report ASR-2.")
@@ -50,13 +50,15 @@ public final class CargaPedidos implements Callable<Integer> {
   public Integer call() throws Exception {
     Settings settings = carga.settings();
     URI target = OpcionesCarga.orLocal(gateway, "--gateway", settings, "gateway.port", "");
-    return carga.run(settings, corrida -> prepare(corrida, target));
+    String consultas = "consulta-carga-" + UUID.randomUUID().toString().substring(0, 8) + "-";
+    int reserva = ActoresCarga.reserva(carga.rate, carga.duration, improper);
+    ActoresCarga.registrar(settings, consultas, reserva);
+    return carga.run(settings, corrida -> prepare(corrida, target, consultas, reserva));
   }
 
   /** Tokens and bodies first; the load then waits until every improper write of this run was reacted to and notified. */
-  private Supplier<Future<String>> prepare(Corrida corrida, URI target) {
-    Tokens minter = corrida.minter();
-    String run = UUID.randomUUID().toString().substring(0, 8);
+  private Supplier<Future<String>> prepare(Corrida corrida, URI target, String consultas, int reserva) {
+    DevIssuer minter = corrida.minter();
     String[] bearers = new String[carga.vendedores];
     for (int i = 0; i < carga.vendedores; i++) bearers[i] = "Bearer " + minter.mint("vendedor-" + (i + 1), "VENDEDOR");
     Buffer[] bodies = new Buffer[BODIES];
@@ -68,10 +70,11 @@ public final class CargaPedidos implements Callable<Integer> {
     RequestOptions create = new RequestOptions().setMethod(HttpMethod.POST).setHost(target.getHost()).setPort(target.getPort())
       .setURI("/v1/pedidos").putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
     long[] next = {0};
+    int[] usadas = {0};
     OpenLoad load = corrida.load(() -> {
       long n = next[0]++;
-      boolean bad = ThreadLocalRandom.current().nextDouble() < improper;
-      String bearer = bad ? "Bearer " + minter.mint("consulta-carga-" + run + "-" + n, "CONSULTA") : bearers[(int) (n % carga.vendedores)];
+      boolean bad = usadas[0] < reserva && ThreadLocalRandom.current().nextDouble() < improper;
+      String bearer = bad ? "Bearer " + minter.mint(consultas + usadas[0]++, "CONSULTA") : bearers[(int) (n % carga.vendedores)];
       return new OpenLoad.Shot(new RequestOptions(create).putHeader(HttpHeaders.AUTHORIZATION, bearer),
         bodies[(int) (n % BODIES)], 201, bad ? IMPROPER : null);
     });

@@ -2,7 +2,7 @@ package ccp.carga;
 
 import ccp.platform.cli.Converters;
 import ccp.platform.config.Settings;
-import ccp.platform.http.Tokens;
+import ccp.platform.infra.DevIssuer;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -57,7 +57,7 @@ public final class CargaSesiones implements Callable<Integer> {
 
   /** Tokens and bodies first; the load then waits until the system has notified every alert it caused. */
   private Supplier<Future<String>> prepare(Corrida corrida, URI sessions, URI devices) {
-    Tokens minter = corrida.minter();
+    DevIssuer minter = corrida.minter();
     int vendedores = carga.vendedores;
     String[] bearers = new String[vendedores];
     Buffer[] homes = new Buffer[vendedores];

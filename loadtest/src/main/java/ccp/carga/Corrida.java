@@ -1,6 +1,6 @@
 package ccp.carga;
 
-import ccp.platform.http.Tokens;
+import ccp.platform.infra.DevIssuer;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientOptions;
@@ -11,7 +11,7 @@ import java.net.URI;
 import java.util.function.Supplier;
 
 /** What one load run works with: its Vert.x, a token minter, a client for set-up and scrapes, the system's histograms. */
-record Corrida(Vertx vertx, Tokens minter, WebClient web, URI metrics, OpcionesCarga opciones) {
+record Corrida(Vertx vertx, DevIssuer minter, WebClient web, URI metrics, OpcionesCarga opciones) {
 
   private static final int CHECKS = 60;
   private static final long CHECK_EVERY_MS = 500;

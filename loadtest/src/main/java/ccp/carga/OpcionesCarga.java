@@ -3,10 +3,8 @@ package ccp.carga;
 import ccp.platform.cli.ConfOption;
 import ccp.platform.cli.Converters;
 import ccp.platform.config.ConfigException;
-import ccp.platform.config.DevelopmentKey;
 import ccp.platform.config.Settings;
-import ccp.platform.http.JwtConfig;
-import ccp.platform.http.Tokens;
+import ccp.platform.infra.DevIssuer;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -20,7 +18,8 @@ import java.util.function.Supplier;
 
 /**
  * The flags every load command takes, and the run they share: the settings of {@code --conf}, one Vert.x and token
- * minter, the command's load, and its report printed. A command declares only its own flags and what it sends.
+ * minter (the development issuer of the data directory, as the {@code token} command), the command's load, and its
+ * report printed. A command declares only its own flags and what it sends.
  */
 final class OpcionesCarga {
 
@@ -58,7 +57,7 @@ final class OpcionesCarga {
   }
 
   Settings settings() throws Exception {
-    return DevelopmentKey.resolve(conf.settings());
+    return conf.settings();
   }
 
   /**
@@ -77,7 +76,7 @@ final class OpcionesCarga {
     URI scraped = orLocal(metrics, "--metrics", settings, "management.port", "/metrics");
     Vertx vertx = Vertx.vertx();
     try {
-      Corrida corrida = new Corrida(vertx, Tokens.create(vertx, JwtConfig.from(settings)), WebClient.create(vertx), scraped, this);
+      Corrida corrida = new Corrida(vertx, DevIssuer.open(vertx, settings), WebClient.create(vertx), scraped, this);
       Supplier<Future<String>> start = carga.prepare(corrida);
       Promise<String> report = Promise.promise();
       vertx.runOnContext(x -> start.get().onComplete(report));

@@ -1,40 +1,63 @@
 package ccp.loadtest;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import io.vertx.core.json.JsonObject;
+
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.security.AlgorithmParameters;
 import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.security.spec.ECGenParameterSpec;
+import java.security.spec.ECParameterSpec;
+import java.security.spec.ECPrivateKeySpec;
 import java.util.Base64;
 
 /**
- * HS256 bearer tokens as the system's {@code Tokens.mint} makes them (subject = actor, {@code perfil}, issuer, expiry),
- * signed with the same key: minted here, so that each improper write can come from an actor of its own.
+ * ES256 bearer tokens as the development issuer makes them (subject = actor, {@code perfil}, issuer, audience, issue
+ * time, expiry), signed with its key from the system's data directory ({@code dev-issuer.jwk}): minted here, so that
+ * each improper write can come from an actor of its own.
  */
 final class DevTokens {
 
   private static final Base64.Encoder URL = Base64.getUrlEncoder().withoutPadding();
-  private static final String HEADER = URL.encodeToString("{\"alg\":\"HS256\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
+  /** The roles accept at most {@code jwt.max-ttl-minutes} (60 by default). */
   private static final long TTL_SECONDS = 3600;
 
-  private final SecretKeySpec key;
+  private final PrivateKey key;
+  private final String header;
+  private final String issuer;
+  private final String audience;
 
-  DevTokens(String secret) {
-    this.key = new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256");
+  DevTokens(JsonObject jwk, String issuer, String audience) {
+    try {
+      AlgorithmParameters parameters = AlgorithmParameters.getInstance("EC");
+      parameters.init(new ECGenParameterSpec("secp256r1"));
+      BigInteger d = new BigInteger(1, Base64.getUrlDecoder().decode(jwk.getString("d")));
+      this.key = KeyFactory.getInstance("EC").generatePrivate(new ECPrivateKeySpec(d, parameters.getParameterSpec(ECParameterSpec.class)));
+    } catch (GeneralSecurityException | RuntimeException e) {
+      throw new IllegalArgumentException("the development issuer's key is not a private P-256 JWK: " + e.getMessage(), e);
+    }
+    this.header = URL.encodeToString(new JsonObject().put("alg", "ES256").put("typ", "JWT").put("kid", jwk.getString("kid"))
+      .encode().getBytes(StandardCharsets.UTF_8));
+    this.issuer = issuer;
+    this.audience = audience;
   }
 
-  /** {@code actor} and {@code perfil} are plain ids (letters, digits, {@code -_.}): no JSON escaping is needed. */
   String bearer(String actor, String perfil) {
     long now = System.currentTimeMillis() / 1000;
-    String claims = "{\"perfil\":\"" + perfil + "\",\"sub\":\"" + actor + "\",\"iss\":\"ccp\",\"iat\":" + now
-      + ",\"exp\":" + (now + TTL_SECONDS) + "}";
-    String unsigned = HEADER + "." + URL.encodeToString(claims.getBytes(StandardCharsets.UTF_8));
+    String claims = new JsonObject().put("perfil", perfil).put("sub", actor).put("iss", issuer).put("aud", audience)
+      .put("iat", now).put("exp", now + TTL_SECONDS).encode();
+    String unsigned = header + "." + URL.encodeToString(claims.getBytes(StandardCharsets.UTF_8));
     try {
-      // A Mac is not thread-safe and virtual users run on several threads: one per call, it is cheap.
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(key);
-      return "Bearer " + unsigned + "." + URL.encodeToString(mac.doFinal(unsigned.getBytes(StandardCharsets.US_ASCII)));
+      // A Signature is not thread-safe and virtual users run on several threads: one per call, it is cheap.
+      Signature signature = Signature.getInstance("SHA256withECDSAinP1363Format");
+      signature.initSign(key);
+      signature.update(unsigned.getBytes(StandardCharsets.US_ASCII));
+      return "Bearer " + unsigned + "." + URL.encodeToString(signature.sign());
     } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 unavailable", e);
+      throw new IllegalStateException("ES256 unavailable", e);
     }
   }
 }

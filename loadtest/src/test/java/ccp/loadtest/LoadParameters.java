@@ -1,5 +1,7 @@
 package ccp.loadtest;
 
+import io.vertx.core.json.JsonObject;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -10,10 +12,10 @@ import java.util.List;
 
 /**
  * The run's system properties ({@code mvn gatling:test -Dname=value}): where the system is, how hard and how long to
- * push, and the development JWT key the system signs with (read from its data directory).
+ * push, and the development issuer's key the tokens are signed with (read from the system's data directory).
  */
 record LoadParameters(List<String> baseUrls, List<String> metricsUrls, double rate, int durationSeconds,
-                      int vendedores, double unknown, double improper, String jwtSecret) {
+                      int vendedores, double unknown, double improper, JsonObject issuerKey) {
 
   static LoadParameters read(double defaultRate) {
     return new LoadParameters(
@@ -24,7 +26,7 @@ record LoadParameters(List<String> baseUrls, List<String> metricsUrls, double ra
       (int) number("vendedores", 1000),
       number("unknown", 0.10),
       number("improper", 0.01),
-      secret());
+      readIssuerKey());
   }
 
   private static List<String> list(String name, String fallback) {
@@ -41,16 +43,14 @@ record LoadParameters(List<String> baseUrls, List<String> metricsUrls, double ra
     }
   }
 
-  /** {@code CCP_JWT_SECRET} as the system has it, else the development key the system generated in its data directory. */
-  private static String secret() {
-    String configured = System.getenv("CCP_JWT_SECRET");
-    if (configured != null && !configured.isBlank()) return configured;
-    Path file = Path.of(System.getProperty("secretFile", "../.ccp-data/dev-jwt-secret"));
+  /** The private JWK of the development issuer the system trusts, {@code -DissuerKey} (default: the repository's data directory). */
+  private static JsonObject readIssuerKey() {
+    Path file = Path.of(System.getProperty("issuerKey", "../.ccp-data/dev-issuer.jwk"));
     try {
-      return Files.readString(file, StandardCharsets.US_ASCII).trim();
+      return new JsonObject(Files.readString(file, StandardCharsets.UTF_8));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the development JWT key " + file.toAbsolutePath()
-        + ": start the system once from the repository root, or pass -DsecretFile=<data dir>/dev-jwt-secret", e);
+      throw new UncheckedIOException("cannot read the development issuer's key " + file.toAbsolutePath()
+        + ": start the system once from the repository root, or pass -DissuerKey=<data dir>/dev-issuer.jwk", e);
     }
   }
 

@@ -1,12 +1,17 @@
 package ccp.loadtest;
 
+import ccp.carga.ActoresCarga;
+import ccp.platform.config.Settings;
 import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
+import io.vertx.core.json.JsonObject;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -51,7 +56,7 @@ final class Scenarios {
 
   Scenarios(LoadParameters parameters) {
     this.parameters = parameters;
-    this.tokens = new DevTokens(parameters.jwtSecret());
+    this.tokens = new DevTokens(parameters.issuerKey(), System.getProperty("issuer", "ccp"), System.getProperty("audience", "ccp-app"));
     this.bearers = new String[parameters.vendedores()];
     for (int i = 0; i < bearers.length; i++) bearers[i] = tokens.bearer(vendedor(i), "VENDEDOR");
   }
@@ -85,10 +90,20 @@ final class Scenarios {
 
   /**
    * Flow B's entry: a vendedor creates an order; a share of them by read-only actors. Each improper write comes from
-   * an actor of its own that the Gestor does not know: the write passes the gateway (201), the Detector finds it
+   * a CONSULTA actor of its own, registered in the Gestor's directory before the load ({@link ActoresCarga}; the
+   * database from {@code CCP_PG_HOST}/{@code CCP_PG_PORT}): the write passes the gateway (201), the Detector finds it
    * unauthorized and the Reacción revokes that actor only, so no later request of the run is refused for it.
    */
   ScenarioBuilder pedidos() {
+    String consultas = "consulta-gatling-" + run + "-";
+    int reserva = ActoresCarga.reserva(parameters.rate(), parameters.durationSeconds(), parameters.improper());
+    try {
+      ActoresCarga.registrar(Settings.from(new JsonObject(Files.readString(Path.of(System.getProperty("conf", "../conf/ccp.json")))),
+        System.getenv()), consultas, reserva);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot register the run's read-only actors: " + e.getMessage(), e);
+    }
+    AtomicLong usadas = new AtomicLong();
     String[] cuerpos = new String[BODIES];
     for (int i = 0; i < BODIES; i++) {
       cuerpos[i] = "{\"tendero\":\"T-" + i + "\",\"lineas\":[{\"producto\":\"P-" + (i % 16) + "\",\"cantidad\":" + (1 + i % 5)
@@ -96,8 +111,9 @@ final class Scenarios {
     }
     Iterator<Map<String, Object>> feeder = Stream.generate(() -> {
       long n = pedidos.getAndIncrement();
-      boolean impropio = ThreadLocalRandom.current().nextDouble() < parameters.improper();
-      String bearer = impropio ? tokens.bearer("consulta-gatling-" + run + "-" + n, "CONSULTA") : bearers[(int) (n % bearers.length)];
+      long consulta = ThreadLocalRandom.current().nextDouble() < parameters.improper() ? usadas.getAndIncrement() : reserva;
+      boolean impropio = consulta < reserva;
+      String bearer = impropio ? tokens.bearer(consultas + consulta, "CONSULTA") : bearers[(int) (n % bearers.length)];
       return Map.<String, Object>of("bearer", bearer, "cuerpo", cuerpos[(int) (n % BODIES)], "impropio", impropio);
     }).iterator();
     return scenario("pedidos").feed(feeder)

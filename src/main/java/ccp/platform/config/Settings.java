@@ -48,6 +48,7 @@ public final class Settings {
     integer("pg.pool-size", 1, 512);
     integer("infra.kafka-port", 0, 65535);
     integer("infra.pg-port", 0, 65535);
+    integer("infra.issuer-port", 0, 65535);
     bool("infra.pg-durable");
     text("http.host", v -> !v.isBlank(), "an address to bind");
     integer("http.instances", 0, 256);
@@ -65,9 +66,13 @@ public final class Settings {
     text("cadena.url", Settings::isHttpUrl, "an http(s) URL of the cadena role");
     integer("http.client-timeout-ms", 100, 120_000);
     integer("http.client-pool-size", 1, 4_096);
-    text("jwt.secret", v -> v.isEmpty() || v.length() >= 32, "empty (development key) or at least 32 characters");
-    text("jwt.issuer", v -> !v.isBlank(), "an issuer name");
-    integer("jwt.ttl-minutes", 1, 7 * 24 * 60);
+    text("jwt.jwks-url", v -> v.isEmpty() || isHttpUrl(v), "empty (the development issuer) or the http(s) URL of the issuer's JWK Set");
+    text("jwt.issuer", v -> !v.isBlank(), "the issuer (iss) of the App's tokens");
+    text("jwt.audience", v -> !v.isBlank(), "the audience (aud) the App's tokens must name");
+    integer("jwt.max-ttl-minutes", 1, 24 * 60);
+    integer("jwt.ttl-minutes", 1, 24 * 60);
+    text("peer.private-key", v -> true, "empty or the private JWK of this process's calling role");
+    text("peer.jwks", v -> true, "empty or the JWK Set of the calling roles' public keys");
     bool("demo.seed");
     text("notificador.webhook-url", v -> v.isEmpty() || isHttpUrl(v), "empty or an http(s) URL");
     integer("notificador.webhook-timeout-ms", 100, 60_000);
@@ -126,6 +131,9 @@ public final class Settings {
     }
     if (merged.getInteger("notificador.retry-max-ms") < merged.getInteger("notificador.retry-initial-ms")) {
       throw new ConfigException("notificador.retry-max-ms must be >= notificador.retry-initial-ms");
+    }
+    if (merged.getInteger("jwt.ttl-minutes") > merged.getInteger("jwt.max-ttl-minutes")) {
+      throw new ConfigException("jwt.ttl-minutes must be <= jwt.max-ttl-minutes (the roles refuse longer-lived tokens)");
     }
     return new Settings(merged);
   }

@@ -11,9 +11,12 @@ import io.vertx.ext.web.client.WebClientOptions;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
- * Calls from one role to another's internal endpoints ({@code /interno/...}), with a SISTEMA token of the caller.
+ * Calls from one role to another's internal endpoints ({@code /interno/...}), each with a token the calling role signs
+ * with its own key for the role called ({@link PeerSigner}).
  * A 2xx answers its JSON body; anything else fails with {@link Failure} carrying the status.
  */
 public final class ServiceClient {
@@ -38,19 +41,18 @@ public final class ServiceClient {
   }
 
   private final WebClient client;
-  private final Tokens tokens;
-  private final String caller;
+  private final PeerSigner signer;
   private final long timeoutMs;
-  private String token;
-  private long tokenRenewAt;
+  private final Map<String, Token> tokens = new HashMap<>();
 
-  public ServiceClient(Vertx vertx, HttpConfig http, Tokens tokens, String caller) {
+  private record Token(String value, long renewAt) {}
+
+  public ServiceClient(Vertx vertx, HttpConfig http, PeerSigner signer) {
     // A consumer may have a thousand records in flight; the default five connections would queue them past the
     // timeout, and each retry would add to the queue.
     this.client = WebClient.create(vertx, new WebClientOptions().setKeepAlive(true),
       new PoolOptions().setHttp1MaxSize(http.clientPoolSize()));
-    this.tokens = tokens;
-    this.caller = caller;
+    this.signer = signer;
     this.timeoutMs = http.clientTimeoutMs();
   }
 
@@ -59,22 +61,24 @@ public final class ServiceClient {
     return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
-  public Future<JsonObject> post(String baseUrl, String path, JsonObject body) {
-    HttpRequest<Buffer> request = client.postAbs(baseUrl + path).timeout(timeoutMs).bearerTokenAuthentication(token());
+  /** POSTs {@code body} to role {@code callee} at {@code baseUrl}. */
+  public Future<JsonObject> post(String callee, String baseUrl, String path, JsonObject body) {
+    HttpRequest<Buffer> request = client.postAbs(baseUrl + path).timeout(timeoutMs).bearerTokenAuthentication(token(callee));
     return request.sendJsonObject(body).compose(response -> response.statusCode() / 100 == 2
       ? Future.succeededFuture(response.bodyAsJsonObject())
       : Future.failedFuture(new Failure(response.statusCode(), request.method() + " " + request.uri() + " answered "
           + response.statusCode() + ": " + response.bodyAsString())));
   }
 
-  /** Tokens live {@code jwt.ttl-minutes}; a new one is minted when half of that has passed. */
-  private String token() {
+  /** One token per role called, signed again when half its life has passed. */
+  private String token(String callee) {
     long now = System.currentTimeMillis();
-    if (token == null || now >= tokenRenewAt) {
-      token = tokens.mint(caller, Tokens.SISTEMA);
-      tokenRenewAt = now + tokens.ttlMillis() / 2;
+    Token token = tokens.get(callee);
+    if (token == null || now >= token.renewAt()) {
+      token = new Token(signer.token(callee), now + signer.renewAfterMillis());
+      tokens.put(callee, token);
     }
-    return token;
+    return token.value();
   }
 
   public void close() {

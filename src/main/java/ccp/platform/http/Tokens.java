@@ -1,66 +1,105 @@
 package ccp.platform.http;
 
+import ccp.platform.config.ConfigException;
+import ccp.platform.config.Settings;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.auth.JWTOptions;
-import io.vertx.ext.auth.PubSecKeyOptions;
+import io.vertx.ext.auth.NoSuchKeyIdException;
 import io.vertx.ext.auth.authentication.TokenCredentials;
 import io.vertx.ext.auth.jwt.JWTAuth;
 import io.vertx.ext.auth.jwt.JWTAuthOptions;
 import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.client.WebClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Bearer tokens (JWT, HS256) of the App: the subject is the actor, the {@code perfil} claim the profile that the
- * identity provider stated. A token must carry an expiry; the answer to a bad token names what is wrong.
+ * Bearer tokens (JWT) of the App, signed by the identity provider with a key of its JWK Set ({@code jwt.jwks-url}): the
+ * subject is the actor, the {@code perfil} claim the profile the issuer stated. A token must name the issuer and the
+ * audience, carry {@code exp} and {@code iat}, and live at most {@code jwt.max-ttl-minutes}; the answer to a bad token
+ * names what is wrong. The JWK Set is read at start (no usable key: no start) and again when a token names a key id it
+ * does not hold (the issuer rotated its keys), at most once per {@link #REFRESH_INTERVAL_MS}.
  */
 public final class Tokens {
 
-  /** The profile of the system's own services calling each other's internal endpoints. */
-  public static final String SISTEMA = "SISTEMA";
+  private static final Logger LOG = LoggerFactory.getLogger(Tokens.class);
   private static final int VERIFIED_CACHE_SIZE = 4096;
+  static final long REFRESH_INTERVAL_MS = 30_000;
   private static final java.util.regex.Pattern SUBJECT = java.util.regex.Pattern.compile("[A-Za-z0-9_.@-]{1,128}");
 
-  public static final Set<String> PERFILES = Set.of("VENDEDOR", "CONSULTA", "SEGURIDAD", "OPERADOR", SISTEMA);
+  /** The profiles of the App's actors (gestor.actores.perfil). */
+  public static final Set<String> PERFILES = Set.of("VENDEDOR", "CONSULTA", "SEGURIDAD", "OPERADOR");
 
-  private final JWTAuth auth;
+  private final Vertx vertx;
   private final JwtConfig config;
+  private final WebClient client;
+  private final long timeoutMs;
+  private volatile JWTAuth auth;
+  private Future<Void> refreshing;
+  private long refreshedAt;
 
-  private Tokens(JWTAuth auth, JwtConfig config) {
-    this.auth = auth;
+  private Tokens(Vertx vertx, JwtConfig config, WebClient client, long timeoutMs) {
+    this.vertx = vertx;
     this.config = config;
+    this.client = client;
+    this.timeoutMs = timeoutMs;
   }
 
-  public static Tokens create(Vertx vertx, JwtConfig config) {
-    JWTAuthOptions options = new JWTAuthOptions()
-      .addPubSecKey(new PubSecKeyOptions().setAlgorithm("HS256").setBuffer(config.secret()))
-      .setJWTOptions(new JWTOptions().setIssuer(config.issuer()).setLeeway(5));
-    return new Tokens(JWTAuth.create(vertx, options), config);
+  /** Reads the JWK Set, waiting at most {@code timeoutMs}; fails when it cannot be read or holds no usable key. */
+  public static Future<Tokens> fetch(Vertx vertx, JwtConfig config, long timeoutMs) {
+    if (config.jwksUrl().isBlank()) {
+      return Future.failedFuture(new ConfigException(Settings.envName("jwt.jwks-url") + " is not set: the roles that serve "
+        + "the App verify its tokens with the issuer's JWK Set (e.g. Keycloak's .../protocol/openid-connect/certs)"));
+    }
+    Tokens tokens = new Tokens(vertx, config, WebClient.create(vertx), timeoutMs);
+    return tokens.load().map(tokens);
   }
 
-  public String mint(String actor, String perfil) {
-    JWTOptions options = new JWTOptions()
-      .setAlgorithm("HS256")
-      .setSubject(actor)
-      .setIssuer(config.issuer())
-      .setExpiresInMinutes(config.ttlMinutes());
-    return auth.generateToken(new JsonObject().put("perfil", perfil), options);
+  private Future<Void> load() {
+    return client.getAbs(config.jwksUrl()).timeout(timeoutMs).send()
+      .recover(err -> Future.failedFuture(new ConfigException("cannot read the JWK Set at " + config.jwksUrl() + ": " + err.getMessage())))
+      .compose(response -> {
+        if (response.statusCode() != 200) {
+          return Future.failedFuture(new ConfigException("the JWK Set at " + config.jwksUrl() + " answered " + response.statusCode()));
+        }
+        try {
+          List<JsonObject> keys = Jwks.signingKeys(Jwks.parse(response.bodyAsString(), "the JWK Set at " + config.jwksUrl()),
+            "the JWK Set at " + config.jwksUrl());
+          auth = JWTAuth.create(vertx, new JWTAuthOptions().setJwks(keys).setJWTOptions(new JWTOptions()
+            .setIssuer(config.issuer()).addAudience(config.audience()).setLeeway(5)));
+          LOG.info("App tokens: {} key(s) from {}", keys.size(), config.jwksUrl());
+          return Future.succeededFuture();
+        } catch (ConfigException | DecodeException e) {
+          return Future.failedFuture(e);
+        }
+      });
   }
 
-  public long ttlMillis() {
-    return config.ttlMinutes() * 60_000L;
+  /** The JWK Set again, unless it was read less than {@link #REFRESH_INTERVAL_MS} ago: then that read's outcome. */
+  private synchronized Future<Void> refresh() {
+    long now = System.nanoTime();
+    if (refreshing == null || now - refreshedAt >= TimeUnit.MILLISECONDS.toNanos(REFRESH_INTERVAL_MS)) {
+      refreshedAt = now;
+      refreshing = load().onFailure(err -> LOG.warn("JWK Set refresh failed: {}", err.getMessage()));
+    }
+    return refreshing;
   }
 
   /**
    * A route handler that answers 401 unless the request carries a valid token, and attaches its {@link Actor}.
    * Each call makes a handler with its own cache of verified tokens, confined to the verticle that routes with it:
-   * a token's signature and claims are checked once, its expiry on every use. (Revocation is not a property of the
-   * token: the gateway reads the Lista de revocación on every request.)
+   * a token's signature and claims are checked once, its expiry on every use. (Revocation and the actor's profile are
+   * not properties of the token: the Lista de revocación and the Gestor's directory are read on every request.)
    */
   public Handler<RoutingContext> required() {
     Map<String, Verified> verified = new LinkedHashMap<>(256, 0.75f, true) {
@@ -110,13 +149,18 @@ public final class Tokens {
     if (!authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
       return Future.failedFuture("Authorization header must use the Bearer scheme");
     }
-    return auth.authenticate(new TokenCredentials(authorization.substring(7).trim()))
+    TokenCredentials credentials = new TokenCredentials(authorization.substring(7).trim());
+    return auth.authenticate(credentials)
+      .recover(err -> err instanceof NoSuchKeyIdException
+        ? refresh().transform(ignored -> auth.authenticate(credentials))
+        : Future.failedFuture(err))
       .recover(err -> Future.failedFuture(describe(err)))
       .compose(user -> {
         // The decoded claims are the user's attributes (root claim "accessToken"), not its principal.
         String subject = user.subject();
         Object perfil = user.get("perfil");
-        if (!user.containsKey("exp")) return Future.failedFuture("token has no expiry (exp)");
+        String lifetime = Lifetimes.check(user.get("iat"), user.get("exp"), config.maxTtlMinutes() * 60L);
+        if (lifetime != null) return Future.failedFuture(lifetime);
         if (subject == null || !SUBJECT.matcher(subject).matches()) {
           return Future.failedFuture("token subject (sub) must be 1 to 128 letters, digits or _.@-");
         }
@@ -127,10 +171,14 @@ public final class Tokens {
       });
   }
 
-  private static String describe(Throwable err) {
+  static String describe(Throwable err) {
+    if (err instanceof NoSuchKeyIdException) return "token is not signed by a key of the issuer (unknown alg or kid)";
     String message = String.valueOf(err.getMessage());
-    if (message.toLowerCase().contains("expired")) return "token expired";
-    if (message.toLowerCase().contains("signature")) return "token signature is not valid";
+    String lower = message.toLowerCase();
+    if (lower.contains("expired")) return "token expired";
+    if (lower.contains("signature")) return "token signature is not valid";
+    if (lower.contains("audience")) return "token is not for this audience (aud)";
+    if (lower.contains("issuer")) return "token is not from the trusted issuer (iss)";
     return "token is not valid: " + message;
   }
 }

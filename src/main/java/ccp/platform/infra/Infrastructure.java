@@ -1,7 +1,6 @@
 package ccp.platform.infra;
 
 import ccp.platform.config.ConfigException;
-import ccp.platform.config.DevelopmentKey;
 import ccp.platform.config.Settings;
 import ccp.platform.kafka.BrokerSetup;
 import ccp.platform.kafka.KafkaConfig;
@@ -23,9 +22,11 @@ import java.util.Map;
  * The broker and database a process uses: the configured ones, or — where the configuration leaves them unset —
  * servers started in this JVM by {@link LocalServers}. The production artifact has none ({@link LocalServers#NONE}):
  * it refuses to start without {@code kafka.bootstrap} and {@code pg.host}. The laptop jar and the tests plug in the
- * embedded Kafka and PostgreSQL. Beside the embedded PostgreSQL an empty {@code jwt.secret} gets the
- * {@link DevelopmentKey}. The embedded broker gets the {@link KafkaCredentials} of the data directory, and once it has
- * started, its users, topics and ACLs ({@link BrokerSetup}); the settings then carry every role's Kafka password.
+ * embedded Kafka and PostgreSQL. Beside the embedded PostgreSQL (a laptop, never production) the keys left unset get
+ * development ones from the data directory: an empty {@code jwt.jwks-url} the {@link DevIssuer}'s JWK Set, served on
+ * loopback by a {@link JwksEndpoint}; an empty {@code peer.jwks} and {@code peer.private-key} the {@link DevPeerKeys}.
+ * The embedded broker gets the {@link KafkaCredentials} of the data directory, and once it has started, its users,
+ * topics and ACLs ({@link BrokerSetup}); the settings then carry every role's Kafka password.
  */
 public final class Infrastructure implements AutoCloseable {
 
@@ -42,12 +43,15 @@ public final class Infrastructure implements AutoCloseable {
    * what each role's principal may do on an embedded broker.
    */
   public static Infrastructure start(Settings settings, LocalServers local, Collection<KafkaGrant> grants) throws Exception {
-    return start(settings, local, grants, 0, 0);
+    return start(settings, local, grants, 0, 0, 0);
   }
 
-  /** As {@link #start(Settings, LocalServers, Collection)}, with the broker's and the database's ports fixed (0: a free one). */
+  /**
+   * As {@link #start(Settings, LocalServers, Collection)}, with the broker's, the database's and the development
+   * issuer's ports fixed (0: a free one).
+   */
   public static Infrastructure start(Settings settings, LocalServers local, Collection<KafkaGrant> grants, int kafkaPort,
-                                     int pgPort) throws Exception {
+                                     int pgPort, int issuerPort) throws Exception {
     List<AutoCloseable> started = new ArrayList<>();
     Map<String, Object> resolved = new HashMap<>();
     try {
@@ -58,9 +62,8 @@ public final class Infrastructure implements AutoCloseable {
         resolved.put("pg.host", pg.host());
         resolved.put("pg.port", pg.port());
       }
-      // After the database: an artifact that starts none has failed above without writing a key; before the broker:
-      // a secret that must be configured is missing before anything else starts.
-      Settings keyed = DevelopmentKey.resolve(settings);
+      // After the database: an artifact that starts none has failed above without writing a key.
+      if (settings.embeddedPostgres()) developmentKeys(settings, issuerPort, started, resolved);
       if (settings.embeddedKafka()) {
         if (!local.startsKafka()) throw missing("Kafka broker", "kafka.bootstrap");
         Path log = settings.dataDir().resolve("kafka");
@@ -72,7 +75,7 @@ public final class Infrastructure implements AutoCloseable {
         resolved.put("kafka.bootstrap", kafka.address());
         grants.forEach(g -> resolved.put(KafkaConfig.passwordKey(g.role()), credentials.roles().get(g.role())));
       }
-      return new Infrastructure(started, keyed.with(resolved));
+      return new Infrastructure(started, settings.with(resolved));
     } catch (Exception e) {
       closeAll(started);
       throw e;
@@ -93,7 +96,21 @@ public final class Infrastructure implements AutoCloseable {
       + " moved to {}; a new one is formatted. Delete that directory once you no longer need it.", log, KafkaCredentials.FILE, aside);
   }
 
-  /** The settings with the local servers' addresses, the Kafka passwords and the JWT key, or the given ones unchanged. */
+  private static void developmentKeys(Settings settings, int issuerPort, List<AutoCloseable> started,
+                                      Map<String, Object> resolved) throws Exception {
+    if (settings.text("jwt.jwks-url").isBlank()) {
+      JwksEndpoint issuer = JwksEndpoint.start(DevIssuer.jwks(DevIssuer.key(settings.dataDir())), issuerPort);
+      started.add(issuer);
+      resolved.put("jwt.jwks-url", issuer.url());
+    }
+    if (settings.text("peer.jwks").isBlank() || settings.text("peer.private-key").isBlank()) {
+      DevPeerKeys peers = DevPeerKeys.ensure(settings.dataDir());
+      if (settings.text("peer.jwks").isBlank()) resolved.put("peer.jwks", peers.jwks().encode());
+      if (settings.text("peer.private-key").isBlank()) resolved.put("peer.private-key", peers.privateKey(DevPeerKeys.CALLER).encode());
+    }
+  }
+
+  /** The settings with the local servers' addresses, the Kafka passwords and the development keys, or the given ones unchanged. */
   public Settings settings() {
     return settings;
   }

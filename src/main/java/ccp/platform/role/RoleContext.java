@@ -3,6 +3,8 @@ package ccp.platform.role;
 import ccp.platform.http.ApiRouter;
 import ccp.platform.http.Health;
 import ccp.platform.http.HttpConfig;
+import ccp.platform.http.PeerSigner;
+import ccp.platform.http.PeerVerifier;
 import ccp.platform.http.Tokens;
 import ccp.platform.kafka.KafkaConfig;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -20,21 +22,25 @@ import io.vertx.sqlclient.SqlClient;
 import java.util.function.Supplier;
 
 /**
- * What a role's verticles are built from: the process's Vert.x, database client, meters, health, tokens, HTTP settings
- * and the App's revocation check, and the role's own Kafka identity. A role's own settings come to its facade as a
- * typed record.
+ * What a role's verticles are built from, the same for every role of a process: its Vert.x, database client, meters,
+ * health, token checks, the shared HTTP and Kafka settings, and the App's revocation check; and the role's own Kafka identity. A role's own settings
+ * come to its facade as a typed record. A process holds only the key material its roles use: no App verifier unless a role
+ * serves HTTP, no peer verifier unless one receives role-to-role calls, no signer unless one makes them (null).
  *
+ * @param tokens   the App's token verifier (the issuer's JWK Set)
+ * @param peers    the verifier of role-to-role calls ({@code peer.jwks})
+ * @param signer   the calling role's own key ({@code peer.private-key})
  * @param kafka    the role's Kafka clients' settings, with its own principal; null for a role that never touches the
  *                 broker (the gateway)
  * @param vigencia a new handler, per verticle, answering 403 when the request's actor is revoked or blocked (the Lista
  *                 de revocación); its pending lookups are that verticle's state
  */
-public record RoleContext(Vertx vertx, SqlClient sql, MeterRegistry registry, Health health, Tokens tokens, HttpConfig http,
-                          KafkaConfig kafka, Supplier<Handler<RoutingContext>> vigencia) {
+public record RoleContext(Vertx vertx, SqlClient sql, MeterRegistry registry, Health health, Tokens tokens, PeerVerifier peers,
+                          PeerSigner signer, HttpConfig http, KafkaConfig kafka, Supplier<Handler<RoutingContext>> vigencia) {
 
   /** This context for a role of the same process that authenticates to the broker with {@code kafka}. */
   public RoleContext withKafka(KafkaConfig kafka) {
-    return new RoleContext(vertx, sql, registry, health, tokens, http, kafka, vigencia);
+    return new RoleContext(vertx, sql, registry, health, tokens, peers, signer, http, kafka, vigencia);
   }
 
   public Future<String> deploy(Supplier<VerticleBase> verticle, int instances) {
@@ -55,13 +61,27 @@ public record RoleContext(Vertx vertx, SqlClient sql, MeterRegistry registry, He
     return ApiRouter.listen(vertx, http, router, port, instances);
   }
 
-  /** The App's door on {@code /v1/*}: a valid token (401), then an actor in force (403). Add profile checks to it. */
+  /**
+   * The App's door on {@code /v1/*}: a valid token (401), then an actor in force whose profile in the Gestor's directory
+   * is the token's (403). Add profile checks to it.
+   */
   public Route guardApp(Router router) {
+    if (tokens == null) throw new IllegalStateException("this process built no App token verifier: none of its roles serves HTTP");
     return router.route("/v1/*").handler(tokens.required()).handler(vigencia.get());
   }
 
-  /** Role-to-role calls on {@code /interno/*}: a valid token of the SISTEMA profile. */
-  public Route guardInterno(Router router) {
-    return router.route("/interno/*").handler(tokens.required()).handler(Tokens.requirePerfil(Tokens.SISTEMA));
+  /**
+   * A role-to-role endpoint {@code POST path} of role {@code callee}: a token signed by a calling role's own key for
+   * {@code callee} (401), from one of {@code callers}, the roles the view draws calling it (403). Add the handler to it.
+   */
+  public Route interno(Router router, String path, String callee, String... callers) {
+    if (peers == null) throw new IllegalStateException("this process built no peer verifier: none of its roles receives calls");
+    return router.post(path).handler(peers.admit(callee, callers));
+  }
+
+  /** The key the calling role signs its calls with. */
+  public PeerSigner signer() {
+    if (signer == null) throw new IllegalStateException("this process holds no peer key: none of its roles calls another");
+    return signer;
   }
 }

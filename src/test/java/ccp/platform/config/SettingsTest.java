@@ -47,8 +47,12 @@ class SettingsTest {
       .isInstanceOf(ConfigException.class).hasMessageContaining("CCP_PG_PORT").hasMessageContaining("not a number");
     assertThatThrownBy(() -> Settings.from(file, Map.of("CCP_PG_POOL_SIZE", "0")))
       .hasMessageContaining("pg.pool-size").hasMessageContaining("from 1 to 512");
-    assertThatThrownBy(() -> Settings.from(file, Map.of("CCP_JWT_SECRET", "short")))
-      .hasMessageContaining("jwt.secret").hasMessageContaining("at least 32");
+    assertThatThrownBy(() -> Settings.from(file, Map.of("CCP_JWT_JWKS_URL", "keys.json")))
+      .hasMessageContaining("jwt.jwks-url").hasMessageContaining("http(s) URL");
+    assertThatThrownBy(() -> Settings.from(file, Map.of("CCP_JWT_TTL_MINUTES", "90", "CCP_JWT_MAX_TTL_MINUTES", "60")))
+      .hasMessageContaining("jwt.ttl-minutes must be <= jwt.max-ttl-minutes");
+    assertThatThrownBy(() -> Settings.from(file, Map.of("CCP_JWT_SECRET", "a-shared-secret-of-at-least-32-characters")))
+      .hasMessageContaining("unknown environment variable CCP_JWT_SECRET");
     assertThatThrownBy(() -> Settings.from(file, Map.of("CCP_NOTIFICADOR_WEBHOOK_URL", "ftp://x")))
       .hasMessageContaining("notificador.webhook-url");
     assertThatThrownBy(() -> Settings.from(file, Map.of("CCP_TYPO", "1")))

@@ -31,7 +31,7 @@ class BrokerHealthTest {
     int port = SharedInfra.freePort();
     // A broker of its own, with its own credentials, topics and ACLs, beside the shared database.
     Settings own = SharedInfra.settings(Map.of("data.dir", dir.toString(), "kafka.bootstrap", ""));
-    Infrastructure broker = Infrastructure.start(own, SharedInfra.EMBEDDED, KafkaAccess.grants(), port, 0);
+    Infrastructure broker = Infrastructure.start(own, SharedInfra.EMBEDDED, KafkaAccess.grants(), port, 0, 0);
     try (RunningApp app = RunningApp.start(broker.settings(), Set.of(Role.FACTURACION))) {
       String ready = app.managementUrl() + "/health/ready";
       await("ready with its broker up").atMost(Duration.ofSeconds(30)).until(() -> Http.get(ready, null).status(), s -> s == 200);
@@ -42,7 +42,7 @@ class BrokerHealthTest {
         .until(() -> Http.get(ready, null), r -> r.status() == 503);
       assertThat(kafkaCheck(down).getString("status")).isEqualTo("DOWN");
 
-      broker = Infrastructure.start(own, SharedInfra.EMBEDDED, KafkaAccess.grants(), port, 0);
+      broker = Infrastructure.start(own, SharedInfra.EMBEDDED, KafkaAccess.grants(), port, 0, 0);
       await("ready again with its broker back").atMost(Duration.ofSeconds(60)).until(() -> Http.get(ready, null).status(), s -> s == 200);
     } finally {
       broker.close();

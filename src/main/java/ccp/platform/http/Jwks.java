@@ -1,0 +1,130 @@
+package ccp.platform.http;
+
+import ccp.platform.config.ConfigException;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.auth.impl.jose.JWK;
+
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.interfaces.ECPrivateKey;
+import java.security.interfaces.ECPublicKey;
+import java.security.spec.ECGenParameterSpec;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * JSON Web Keys (RFC 7517): ES256 key pairs made here, and the public signing keys of a JWK Set kept apart from
+ * anything a verifier must not trust (a shared-secret {@code oct} key, a key for encryption, a key without a kid).
+ */
+public final class Jwks {
+
+  private static final Set<String> PRIVATE_MEMBERS = Set.of("d", "p", "q", "dp", "dq", "qi", "oth", "k");
+
+  private Jwks() {}
+
+  /** A new P-256 key pair as a private JWK ({@code d} included), for signing ES256 with key id {@code kid}. */
+  public static JsonObject generateEs256(String kid) {
+    try {
+      KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+      generator.initialize(new ECGenParameterSpec("secp256r1"));
+      KeyPair pair = generator.generateKeyPair();
+      ECPublicKey pub = (ECPublicKey) pair.getPublic();
+      return new JsonObject().put("kty", "EC").put("crv", "P-256").put("alg", "ES256").put("use", "sig").put("kid", kid)
+        .put("x", coordinate(pub.getW().getAffineX())).put("y", coordinate(pub.getW().getAffineY()))
+        .put("d", coordinate(((ECPrivateKey) pair.getPrivate()).getS()));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("this JVM cannot make P-256 keys", e);
+    }
+  }
+
+  /** The key without its private members: what a JWK Set publishes. */
+  public static JsonObject publicPart(JsonObject jwk) {
+    JsonObject copy = jwk.copy();
+    PRIVATE_MEMBERS.forEach(copy::remove);
+    return copy;
+  }
+
+  /**
+   * The usable public signing keys of a JWK Set's {@code keys}: RSA or EC, with a kid, not for encryption. A verifier
+   * built with none would accept unsigned tokens (vertx-auth-jwt's "unsecure" mode): callers refuse to start then.
+   */
+  public static List<JsonObject> signingKeys(JsonObject jwks, String source) {
+    Object keys = jwks.getValue("keys");
+    if (!(keys instanceof JsonArray array)) throw new ConfigException(source + " is not a JWK Set (no \"keys\" array)");
+    List<JsonObject> usable = new ArrayList<>();
+    for (Object entry : array) {
+      if (!(entry instanceof JsonObject key)) continue;
+      if (!Set.of("EC", "RSA").contains(key.getString("kty")) || key.getString("kid", "").isBlank()) continue;
+      if (key.containsKey("use") && !"sig".equals(key.getString("use"))) continue;
+      JsonObject pub = publicPart(key);
+      try {
+        new JWK(pub);
+        usable.add(pub);
+      } catch (RuntimeException ignored) {
+        // An algorithm or curve this JVM does not know: not usable, and counted as such.
+      }
+    }
+    if (usable.isEmpty()) {
+      throw new ConfigException(source + " holds no usable signing key (RSA or EC, with a kid): refusing to verify with none");
+    }
+    return usable;
+  }
+
+  public static JsonObject parse(String json, String source) {
+    try {
+      return new JsonObject(json);
+    } catch (DecodeException e) {
+      throw new ConfigException(source + " is not JSON: " + e.getMessage());
+    }
+  }
+
+  /** {@code key} written once to {@code file} (mode 600); when the file exists already, what it holds. */
+  public static JsonObject createOnce(Path file, JsonObject key) throws IOException {
+    Files.createDirectories(file.toAbsolutePath().getParent());
+    Path temp = Files.createTempFile(file.toAbsolutePath().getParent(), file.getFileName().toString(), ".tmp");
+    try {
+      restrict(temp);
+      Files.writeString(temp, key.encodePrettily(), StandardCharsets.UTF_8);
+      // A link fails when the name exists: two processes starting at once end up with the same key.
+      Files.createLink(file, temp);
+      return key;
+    } catch (FileAlreadyExistsException e) {
+      return read(file);
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
+  public static JsonObject read(Path file) throws IOException {
+    return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+  }
+
+  private static void restrict(Path file) throws IOException {
+    try {
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    } catch (UnsupportedOperationException ignored) {
+      // Not a POSIX file system: the file keeps the directory's permissions.
+    }
+  }
+
+  /** A coordinate as RFC 7518 §6.2.1 asks: big-endian, left-padded to the curve's 32 bytes, base64url. */
+  private static String coordinate(BigInteger value) {
+    byte[] raw = value.toByteArray();
+    byte[] padded = new byte[32];
+    int from = Math.max(0, raw.length - 32);
+    System.arraycopy(raw, from, padded, 32 - (raw.length - from), raw.length - from);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(padded);
+  }
+}

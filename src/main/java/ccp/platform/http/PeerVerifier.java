@@ -1,0 +1,93 @@
+package ccp.platform.http;
+
+import ccp.platform.config.ConfigException;
+import ccp.platform.config.Settings;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.auth.JWTOptions;
+import io.vertx.ext.auth.authentication.TokenCredentials;
+import io.vertx.ext.auth.jwt.JWTAuth;
+import io.vertx.ext.auth.jwt.JWTAuthOptions;
+import io.vertx.ext.web.RoutingContext;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The door of the internal endpoints: a token signed by a calling role's own key ({@code peer.jwks}, kid = role id),
+ * for this role (aud), short-lived (401 otherwise); and a caller the view draws on that endpoint (403 otherwise). The
+ * caller is the key that verified the signature, never a claim.
+ */
+public final class PeerVerifier {
+
+  private final Map<String, JsonObject> keys = new HashMap<>();
+  private final Vertx vertx;
+
+  private PeerVerifier(Vertx vertx, List<JsonObject> keys) {
+    this.vertx = vertx;
+    keys.forEach(key -> this.keys.put(key.getString("kid"), key));
+  }
+
+  /** Fails to build, naming the setting, when {@code peer.jwks} holds no usable key. */
+  public static PeerVerifier create(Vertx vertx, PeerConfig config) {
+    String setting = Settings.envName("peer.jwks");
+    if (config.jwks().isBlank()) {
+      throw new ConfigException(setting + " is not set: this role receives role-to-role calls and "
+        + "verifies them with the callers' public keys");
+    }
+    return new PeerVerifier(vertx, Jwks.signingKeys(Jwks.parse(config.jwks(), setting), setting));
+  }
+
+  /** A route handler admitting calls to role {@code callee} from the roles {@code callers} only. */
+  public Handler<RoutingContext> admit(String callee, String... callers) {
+    Set<String> allowed = Set.of(callers);
+    Map<String, JWTAuth> byCaller = new HashMap<>();
+    keys.forEach((kid, key) -> byCaller.put(kid, JWTAuth.create(vertx, new JWTAuthOptions().addJwk(key)
+      .setJWTOptions(new JWTOptions().setIssuer(kid).addAudience(callee).setLeeway(5)))));
+    return ctx -> {
+      String authorization = ctx.request().getHeader("Authorization");
+      if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+        ApiErrors.send(ctx, 401, "unauthorized", "missing Bearer token of a calling role");
+        return;
+      }
+      String token = authorization.substring(7).trim();
+      String caller = keyId(token);
+      JWTAuth auth = caller == null ? null : byCaller.get(caller);
+      if (auth == null) {
+        ApiErrors.send(ctx, 401, "unauthorized", "token is not signed by a calling role's key (kid " + caller + " unknown)");
+        return;
+      }
+      auth.authenticate(new TokenCredentials(token))
+        .compose(user -> {
+          String lifetime = Lifetimes.check(user.get("iat"), user.get("exp"), PeerSigner.TTL_SECONDS);
+          return lifetime == null ? Future.succeededFuture() : Future.failedFuture(lifetime);
+        })
+        .onSuccess(ignored -> {
+          if (allowed.contains(caller)) {
+            ctx.next();
+          } else {
+            ApiErrors.send(ctx, 403, "caller_not_allowed", "role " + caller + " may not call " + ctx.request().path()
+              + " (allowed: " + allowed + ")");
+          }
+        })
+        .onFailure(err -> ApiErrors.send(ctx, 401, "unauthorized", "role token: " + Tokens.describe(err)));
+    };
+  }
+
+  /** The kid of the token's header; the signature check that follows proves it. */
+  private static String keyId(String token) {
+    int dot = token.indexOf('.');
+    if (dot <= 0) return null;
+    try {
+      return new JsonObject(new String(Base64.getUrlDecoder().decode(token.substring(0, dot)), StandardCharsets.UTF_8)).getString("kid");
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+}
