@@ -29,6 +29,7 @@ import io.vertx.sqlclient.SqlClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,8 +37,8 @@ import java.util.stream.Collectors;
 
 /**
  * One process of the system: its own Vert.x with Micrometer metrics, the schemas of its roles migrated, the topics
- * present, one PostgreSQL client, the roles' verticles and the management server. Tests start several in one JVM
- * to play several processes.
+ * present, one PostgreSQL client per role (each as the role's own login role), the roles' verticles and the management
+ * server. Tests start several in one JVM to play several processes.
  */
 public final class Application {
 
@@ -76,23 +77,27 @@ public final class Application {
 
   private Future<Application> boot(Set<Role> roles) {
     long began = System.nanoTime();
-    PgConfig pg = PgConfig.from(settings);
     HttpConfig http = HttpConfig.from(settings);
     KafkaConfig kafka = KafkaConfig.from(settings);
     TopicsConfig topics = TopicsConfig.from(settings);
     RoleConfigs configs = RoleConfigs.from(settings);
-    SqlClient sql = PgClients.pipelined(vertx, pg);
     Health health = new Health(vertx);
-    health.readyWhenPostgresAnswers(sql);
-    int loteRevocacion = configs.revocacionLoteMax();
+    Tokens tokens = Tokens.create(vertx, JwtConfig.from(settings));
     var revision = ListaRevocacion.timer(registry);
-    RoleContext context = new RoleContext(vertx, sql, registry, health, Tokens.create(vertx, JwtConfig.from(settings)), http,
-      kafka, () -> new ListaRevocacion(sql, loteRevocacion).requerirVigente(revision));
+    Map<Role, RoleContext> contexts = new EnumMap<>(Role.class);
+    for (Role role : roles) {
+      PgConfig pg = PgConfig.of(settings, role.id());
+      SqlClient sql = PgClients.pipelined(vertx, pg);
+      contexts.put(role, new RoleContext(vertx, pg, sql, registry, health, tokens, http, kafka,
+        () -> new ListaRevocacion(sql, configs.revocacionLoteMax()).requerirVigente(revision)));
+    }
+    health.readyWhenPostgresAnswers(contexts.entrySet().stream()
+      .collect(Collectors.toMap(e -> e.getKey().id(), e -> e.getValue().sql())));
     boolean needsBroker = !roles.stream().allMatch(Role::servesWithoutBroker);
-    return migrate(pg, roles)
+    return migrate(contexts)
       .compose(ignored -> ensureTopics(kafka, topics))
       .compose(ignored -> needsBroker ? brokerHealth(kafka, topics, health) : Future.<Void>succeededFuture())
-      .compose(ignored -> Future.all(roles.stream().map(r -> r.deploy(context, configs, roles)).toList()))
+      .compose(ignored -> Future.all(roles.stream().map(r -> r.deploy(configs, contexts)).toList()))
       .compose(ignored -> {
         ManagementServer management = new ManagementServer(health, registry, http.host(), settings.integer("management.port"));
         return vertx.deployVerticle(management).map(id -> management.actualPort());
@@ -105,11 +110,11 @@ public final class Application {
       });
   }
 
-  private Future<Void> migrate(PgConfig pg, Set<Role> roles) {
-    var schemas = roles.stream().flatMap(r -> r.schemas().stream()).toList();
+  /** Each role's schemas, as their owner: that role's login. */
+  private Future<Void> migrate(Map<Role, RoleContext> contexts) {
     boolean demoSeed = settings.flag("demo.seed");
     return vertx.executeBlocking(() -> {
-      Migrations.migrate(pg, demoSeed, schemas);
+      contexts.forEach((role, context) -> Migrations.migrate(context.db(), demoSeed, role.schemas()));
       return null;
     });
   }

@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiFunction;
@@ -24,26 +25,29 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
- * The process groups of the view (DESIGN.md §2) that this jar can run, each with the schemas it needs migrated
- * before it starts (Flyway makes a migration run by several processes at once safe).
+ * The process groups of the view (DESIGN.md §2) that this jar can run. Each connects to PostgreSQL as its own login role
+ * (its id, {@code PgRoles}) and migrates, as their owner, the schemas it owns before it starts (Flyway makes a migration
+ * run by several processes at once safe).
  */
 public enum Role {
-  // The gateway reads the Lista de revocación and the Gestor's block on every request: it needs those tables. It serves
-  // in-process the App routes of the roles that run beside it, and forwards the others.
-  GATEWAY(List.of("gestor", "seguridad"), Role::gateway, null),
-  GESTOR(List.of("gestor"), (c, cfg, roles) -> Gestor.deploy(c, cfg.gestor()), (c, cfg) -> Gestor.api(c)),
-  SEGURIDAD(List.of("seguridad"), (c, cfg, roles) -> Seguridad.deploy(c, cfg.seguridad()), null),
-  PEDIDOS(List.of("pedidos"), (c, cfg, roles) -> Pedidos.deploy(c, cfg.pedidos()), (c, cfg) -> Pedidos.api(c)),
-  CADENA(List.of("cadena"), (c, cfg, roles) -> Cadena.deploy(c, cfg.cadena()), (c, cfg) -> Cadena.api(c, cfg.cadena())),
-  FACTURACION(List.of("facturacion"), (c, cfg, roles) -> Etapas.facturacion(c, cfg.etapas()), null),
-  INVENTARIO(List.of("inventario"), (c, cfg, roles) -> Etapas.inventario(c, cfg.etapas()), null),
-  DESPACHO(List.of("despacho"), (c, cfg, roles) -> Etapas.despacho(c, cfg.etapas()), null),
-  VIGILANCIA(List.of("cadena"), (c, cfg, roles) -> Vigilancia.deploy(c, cfg.vigilancia()), null);
+  // The gateway owns no schema: it reads the Lista de revocación and the Gestor's actors on every request, granted by
+  // their owners' migrations (it is not ready until it can). It serves in-process the App routes of the roles that run
+  // beside it, each on that role's own context, and forwards the others.
+  GATEWAY(List.of(), Role::gateway, null),
+  GESTOR(List.of("gestor"), (c, cfg, contexts) -> Gestor.deploy(c, cfg.gestor()), (c, cfg) -> Gestor.api(c)),
+  SEGURIDAD(List.of("seguridad"), (c, cfg, contexts) -> Seguridad.deploy(c, cfg.seguridad()), null),
+  PEDIDOS(List.of("pedidos"), (c, cfg, contexts) -> Pedidos.deploy(c, cfg.pedidos()), (c, cfg) -> Pedidos.api(c)),
+  CADENA(List.of("cadena"), (c, cfg, contexts) -> Cadena.deploy(c, cfg.cadena()), (c, cfg) -> Cadena.api(c, cfg.cadena())),
+  FACTURACION(List.of("facturacion"), (c, cfg, contexts) -> Etapas.facturacion(c, cfg.etapas()), null),
+  INVENTARIO(List.of("inventario"), (c, cfg, contexts) -> Etapas.inventario(c, cfg.etapas()), null),
+  DESPACHO(List.of("despacho"), (c, cfg, contexts) -> Etapas.despacho(c, cfg.etapas()), null),
+  // The Monitor de la cadena reads the chain and writes its signals in the cadena role's schema, as granted there.
+  VIGILANCIA(List.of(), (c, cfg, contexts) -> Vigilancia.deploy(c, cfg.vigilancia()), null);
 
-  /** Deploys a role's verticles in a process that runs {@code roles}, from the process's typed settings. */
+  /** Deploys a role's verticles, from the process's typed settings, beside the roles of {@code contexts} (each one's own). */
   @FunctionalInterface
   interface Deployer {
-    Future<Void> deploy(RoleContext context, RoleConfigs configs, Set<Role> roles);
+    Future<Void> deploy(RoleContext context, RoleConfigs configs, Map<Role, RoleContext> contexts);
   }
 
   private final List<String> schemas;
@@ -60,12 +64,13 @@ public enum Role {
     return name().toLowerCase(Locale.ROOT);
   }
 
+  /** The schemas this role owns and migrates. */
   public List<String> schemas() {
     return schemas;
   }
 
-  Future<Void> deploy(RoleContext context, RoleConfigs configs, Set<Role> roles) {
-    return deployer.deploy(context, configs, roles);
+  Future<Void> deploy(RoleConfigs configs, Map<Role, RoleContext> contexts) {
+    return deployer.deploy(contexts.get(this), configs, contexts);
   }
 
   /**
@@ -77,18 +82,19 @@ public enum Role {
     return this == GATEWAY || this == PEDIDOS;
   }
 
-  private static Future<Void> gateway(RoleContext context, RoleConfigs configs, Set<Role> roles) {
-    return Gateway.deploy(context, configs.gateway(), new Gateway.Locales(GESTOR.api(context, configs, roles),
-      PEDIDOS.api(context, configs, roles), CADENA.api(context, configs, roles)),
+  private static Future<Void> gateway(RoleContext context, RoleConfigs configs, Map<Role, RoleContext> contexts) {
+    return Gateway.deploy(context, configs.gateway(), new Gateway.Locales(GESTOR.api(configs, contexts),
+      PEDIDOS.api(configs, contexts), CADENA.api(configs, contexts)),
       new ListaRevocacion(context.sql(), configs.revocacionLoteMax()));
   }
 
   /**
    * How a gateway in the same process builds this role's App routes (one per gateway verticle: their state is that
-   * verticle's); empty when the role runs elsewhere or has none.
+   * verticle's), on this role's own context; empty when the role runs elsewhere or has none.
    */
-  private Optional<Supplier<AppApi>> api(RoleContext context, RoleConfigs configs, Set<Role> roles) {
-    return roles.contains(this) && api != null ? Optional.of(() -> api.apply(context, configs)) : Optional.empty();
+  private Optional<Supplier<AppApi>> api(RoleConfigs configs, Map<Role, RoleContext> contexts) {
+    RoleContext own = contexts.get(this);
+    return own != null && api != null ? Optional.of(() -> api.apply(own, configs)) : Optional.empty();
   }
 
   /** Parses {@code all} or a comma list such as {@code gestor,seguridad}. */

@@ -4,9 +4,11 @@ import ccp.platform.config.ConfigException;
 import ccp.platform.config.Settings;
 import ccp.platform.db.PgClients;
 import ccp.platform.db.PgConfig;
+import ccp.platform.db.PgRoles;
 import ccp.platform.http.Health;
 import ccp.platform.http.ManagementServer;
 import ccp.platform.infra.Infrastructure;
+import ccp.platform.infra.PgCredentials;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
@@ -18,6 +20,7 @@ import io.vertx.sqlclient.SqlClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -57,13 +60,13 @@ public final class InfraProcess implements AutoCloseable {
     try {
       Settings resolved = infrastructure.settings();
       int port = serveHealth(vertx, resolved).await(30, TimeUnit.SECONDS);
-      LOG.info("Infrastructure ready in {} ms: Kafka on {}, PostgreSQL on {}:{} (database {}, user {}), data in {}, management on port {}."
-          + " Point role processes at it with {}={} {}={} {}={}",
+      LOG.info("Infrastructure ready in {} ms: Kafka on {}, PostgreSQL on {}:{} (database {}), data in {}, management on port {}."
+          + " Point role processes at it with {}={} {}={} {}={} and the role's password from {} as {}",
         (System.nanoTime() - began) / 1_000_000, resolved.text("kafka.bootstrap"), resolved.text("pg.host"),
-        resolved.integer("pg.port"), resolved.text("pg.database"), resolved.text("pg.user"),
-        resolved.dataDir().toAbsolutePath(), port,
+        resolved.integer("pg.port"), resolved.text("pg.database"), resolved.dataDir().toAbsolutePath(), port,
         Settings.envName("kafka.bootstrap"), resolved.text("kafka.bootstrap"), Settings.envName("pg.host"),
-        resolved.text("pg.host"), Settings.envName("pg.port"), resolved.integer("pg.port"));
+        resolved.text("pg.host"), Settings.envName("pg.port"), resolved.integer("pg.port"),
+        resolved.dataDir().resolve(PgCredentials.FILE), Settings.envName(PgRoles.passwordKey("<role>")));
       return new InfraProcess(infrastructure, vertx, port);
     } catch (Exception e) {
       vertx.close().await(10, TimeUnit.SECONDS);
@@ -72,11 +75,13 @@ public final class InfraProcess implements AutoCloseable {
     }
   }
 
-  private static Future<Integer> serveHealth(Vertx vertx, Settings settings) {
+  private static Future<Integer> serveHealth(Vertx vertx, Settings settings) throws IOException {
     Health health = new Health(vertx);
-    SqlClient sql = PgClients.pipelined(vertx, PgConfig.from(settings));
+    // The infra holds the server: it probes it as the superuser, no role's login.
+    SqlClient sql = PgClients.pipelined(vertx, new PgConfig(settings.text("pg.host"), settings.integer("pg.port"),
+      settings.text("pg.database"), PgCredentials.SUPERUSER, PgCredentials.inDataDir(settings.dataDir()).superuserPassword(), 1));
     KafkaAdminClient admin = KafkaAdminClient.create(vertx, Map.of("bootstrap.servers", settings.text("kafka.bootstrap")));
-    health.readyWhenPostgresAnswers(sql);
+    health.readyWhenPostgresAnswers(Map.of(PgCredentials.SUPERUSER, sql));
     health.readiness().register("kafka", 2_000, promise -> admin.describeCluster()
       .onSuccess(cluster -> promise.complete(Status.OK(new JsonObject().put("brokers", cluster.getNodes().size()))))
       .onFailure(err -> promise.complete(Status.KO(new JsonObject().put("error", err.getMessage())))));

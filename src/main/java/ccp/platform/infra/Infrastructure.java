@@ -14,7 +14,8 @@ import java.util.Map;
  * The broker and database a process uses: the configured ones, or — where the configuration leaves them unset —
  * servers started in this JVM by {@link LocalServers}. The production artifact has none ({@link LocalServers#NONE}):
  * it refuses to start without {@code kafka.bootstrap} and {@code pg.host}. The laptop jar and the tests plug in the
- * embedded Kafka and PostgreSQL. Beside the embedded PostgreSQL an empty {@code jwt.secret} gets the
+ * embedded Kafka and PostgreSQL; the embedded PostgreSQL's role passwords ({@link PgCredentials}) replace the
+ * configured {@code pg.password.*}. Beside the embedded PostgreSQL an empty {@code jwt.secret} gets the
  * {@link DevelopmentKey}.
  */
 public final class Infrastructure implements AutoCloseable {
@@ -38,11 +39,13 @@ public final class Infrastructure implements AutoCloseable {
     Map<String, Object> resolved = new HashMap<>();
     try {
       if (settings.embeddedPostgres()) {
+        PgCredentials credentials = PgCredentials.inDataDir(settings.dataDir());
         LocalServers.Running pg = local.postgres().start(settings.dataDir().resolve("postgres"), settings.text("pg.database"),
-          settings.text("pg.user"), pgPort, settings.flag("infra.pg-durable"));
+          credentials.access(), pgPort, settings.flag("infra.pg-durable"));
         started.add(pg.server());
         resolved.put("pg.host", pg.host());
         resolved.put("pg.port", pg.port());
+        resolved.putAll(credentials.settings());
       }
       // After the database: an artifact that starts none has failed above without writing a key; before the broker:
       // a secret that must be configured is missing before anything else starts.

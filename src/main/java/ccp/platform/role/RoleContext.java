@@ -1,5 +1,6 @@
 package ccp.platform.role;
 
+import ccp.platform.db.PgConfig;
 import ccp.platform.http.ApiRouter;
 import ccp.platform.http.Health;
 import ccp.platform.http.HttpConfig;
@@ -20,14 +21,15 @@ import io.vertx.sqlclient.SqlClient;
 import java.util.function.Supplier;
 
 /**
- * What a role's verticles are built from, the same for every role of a process: its Vert.x, database client, meters,
- * health, tokens, the shared HTTP and Kafka settings, and the App's revocation check. A role's own settings come to its
- * facade as a typed record.
+ * What a role's verticles are built from: its own database login role ({@code db}) and its client of it ({@code sql}),
+ * its App revocation check on that client; and, shared by every role of the process, its Vert.x, meters, health, tokens
+ * and the HTTP and Kafka settings. A role's own settings come to its facade as a typed record.
  *
+ * @param db       where the role's own connections go, as its login role (a dedicated connection, e.g. a session lock)
  * @param vigencia a new handler, per verticle, answering 403 when the request's actor is revoked or blocked (the Lista
  *                 de revocación); its pending lookups are that verticle's state
  */
-public record RoleContext(Vertx vertx, SqlClient sql, MeterRegistry registry, Health health, Tokens tokens, HttpConfig http,
+public record RoleContext(Vertx vertx, PgConfig db, SqlClient sql, MeterRegistry registry, Health health, Tokens tokens, HttpConfig http,
                           KafkaConfig kafka, Supplier<Handler<RoutingContext>> vigencia) {
 
   public Future<String> deploy(Supplier<VerticleBase> verticle, int instances) {
