@@ -1,0 +1,121 @@
+package ccp.platform.db;
+
+import ccp.platform.config.Settings;
+import ccp.support.Db;
+import ccp.support.SharedInfra;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Each process group's login role can do what its code does and nothing more: attacks, as a role's own login, on the
+ * schemas of the others (db/bootstrap.sql and the owners' grant migrations).
+ */
+@DisplayName("PostgreSQL least privilege: each role's login, against the other roles' schemas")
+class PrivilegiosTest {
+
+  private static final String DENIED = "permission denied";
+
+  private static Settings settings;
+
+  @BeforeAll
+  static void migrate() {
+    settings = SharedInfra.settings();
+    for (String owner : List.of("gestor", "seguridad", "cadena", "pedidos")) {
+      Migrations.migrate(PgConfig.of(settings, owner), false, List.of(owner));
+    }
+  }
+
+  @Test
+  @DisplayName("pedidos reads the Lista de revocación for its App door, but cannot update it, insert into it or delete from it")
+  void pedidosCannotWriteTheRevocationList() throws SQLException {
+    try (Connection pedidos = Db.as(settings, "pedidos"); Statement s = pedidos.createStatement()) {
+      s.executeQuery("SELECT actor, vence_en FROM seguridad.lista_revocacion LIMIT 1").close();
+      assertDenied(s, "UPDATE seguridad.lista_revocacion SET vence_en = now() - interval '1 second'");
+      assertDenied(s, "INSERT INTO seguridad.lista_revocacion (actor, revocado_en, vence_en, motivo, id_escritura) "
+        + "VALUES ('vendedor-x', now(), now(), 'ataque', gen_random_uuid())");
+      assertDenied(s, "DELETE FROM seguridad.lista_revocacion");
+    }
+  }
+
+  @Test
+  @DisplayName("the gateway reads an actor's block and profile, but cannot unblock an actor, add one, or read more of it")
+  void gatewayCannotWriteTheActors() throws SQLException {
+    try (Connection gateway = Db.as(settings, "gateway"); Statement s = gateway.createStatement()) {
+      s.executeQuery("SELECT id, bloqueado, perfil FROM gestor.actores LIMIT 1").close();
+      assertDenied(s, "UPDATE gestor.actores SET bloqueado = false");
+      assertDenied(s, "INSERT INTO gestor.actores (id, nombre, perfil) VALUES ('intruso', 'Intruso', 'SEGURIDAD')");
+      assertDenied(s, "SELECT nombre FROM gestor.actores LIMIT 1");
+      assertDenied(s, "SELECT * FROM gestor.sesiones LIMIT 1");
+    }
+  }
+
+  @Test
+  @DisplayName("a role creates nothing in another role's schema nor in public")
+  void noRoleCreatesOutsideItsSchemas() throws SQLException {
+    try (Connection pedidos = Db.as(settings, "pedidos"); Statement s = pedidos.createStatement()) {
+      assertDenied(s, "CREATE TABLE seguridad.intrusa (actor text)");
+      assertDenied(s, "CREATE TABLE public.intrusa (actor text)");
+      assertDenied(s, "CREATE FUNCTION gestor.intrusa() RETURNS int LANGUAGE sql AS 'SELECT 1'");
+      assertDenied(s, "CREATE SCHEMA intrusa");
+    }
+  }
+
+  @Test
+  @DisplayName("vigilancia registers signals but cannot move the chain, nor touch the Bandeja")
+  void vigilanciaOnlyWritesTheSignals() throws SQLException {
+    try (Connection vigilancia = Db.as(settings, "vigilancia"); Statement s = vigilancia.createStatement()) {
+      s.executeQuery("SELECT pedido, etapa, intento FROM cadena.registro_senales LIMIT 1").close();
+      assertDenied(s, "UPDATE cadena.cadena_etapa SET estado = 'COMPLETADA'");
+      assertDenied(s, "UPDATE cadena.cadenas SET estado = 'LISTO'");
+      assertDenied(s, "SELECT * FROM cadena.bandeja LIMIT 1");
+      assertDenied(s, "DELETE FROM cadena.registro_senales");
+    }
+  }
+
+  @Test
+  @DisplayName("no login writes a table of another's schema, but vigilancia RegistroSenales: every role, every table")
+  void noRoleWritesAnotherSchema() {
+    List<String> writes = new ArrayList<>();
+    for (String role : PgRoles.LOGIN) {
+      writes.addAll(Db.strings(settings, """
+        SELECT n.nspname || '.' || c.relname || ' ' || p.privilege FROM pg_class c
+        JOIN pg_namespace n ON n.oid = c.relnamespace
+        CROSS JOIN unnest(ARRAY['INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) AS p (privilege)
+        WHERE c.relkind IN ('r', 'p') AND n.nspname IN ('gestor', 'seguridad', 'pedidos', 'cadena', 'facturacion',
+              'inventario', 'despacho', 'lab') AND n.nspname <> ?
+          AND (has_table_privilege(?, c.oid, p.privilege) OR CASE WHEN p.privilege IN ('INSERT', 'UPDATE', 'REFERENCES')
+                THEN has_any_column_privilege(?, c.oid, p.privilege) ELSE false END)""",
+        role, role, role).stream().map(w -> role + " → " + w).toList());
+    }
+    assertThat(writes).containsExactlyInAnyOrder("vigilancia → cadena.registro_senales INSERT",
+      "vigilancia → cadena.registro_senales UPDATE");
+  }
+
+  @Test
+  @DisplayName("the embedded server asks every login for its password: a wrong one is refused, the superuser's too")
+  void wrongPasswordsAreRefused() {
+    String url = "jdbc:postgresql://" + settings.text("pg.host") + ":" + settings.integer("pg.port") + "/" + settings.text("pg.database");
+    for (String user : List.of("postgres", "pedidos")) {
+      assertThatThrownBy(() -> DriverManager.getConnection(url, user, "not-the-password").close())
+        .isInstanceOf(SQLException.class).hasMessageContaining("password authentication failed for user \"" + user + "\"");
+    }
+  }
+
+  private static void assertDenied(Statement s, String sql) {
+    assertThatThrownBy(() -> {
+      if (s.execute(sql)) s.getResultSet().close();
+    }).as(sql).isInstanceOf(SQLException.class).hasMessageContaining(DENIED);
+  }
+}
