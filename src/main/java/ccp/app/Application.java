@@ -1,5 +1,6 @@
 package ccp.app;
 
+import ccp.platform.config.ConfigException;
 import ccp.platform.config.Settings;
 import ccp.platform.db.Migrations;
 import ccp.platform.db.PgConfig;
@@ -55,8 +56,16 @@ public final class Application {
     this.registry = registry;
   }
 
-  /** {@code settings} must name a reachable Kafka and PostgreSQL (see {@code Infrastructure}) and a JWT secret. */
+  /**
+   * {@code settings} must name a reachable Kafka and PostgreSQL (see {@code Infrastructure}), each role's PostgreSQL
+   * password and a JWT secret.
+   *
+   * @throws ConfigException when a role's PostgreSQL password is not set
+   */
   public static Future<Application> start(Settings settings, Set<Role> roles) {
+    // A role without its password stops the start here, before anything is built.
+    Map<Role, PgConfig> logins = new EnumMap<>(Role.class);
+    for (Role role : roles) logins.put(role, PgConfig.of(settings, role.id()));
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Vertx vertx = Vertx.builder()
       .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions()
@@ -72,10 +81,11 @@ public final class Application {
       .withMetrics(new MicrometerMetricsFactory(registry))
       .build();
     Application app = new Application(vertx, settings, registry);
-    return app.boot(roles).recover(err -> app.stop().transform(ignored -> Future.failedFuture(err)));
+    return app.boot(logins).recover(err -> app.stop().transform(ignored -> Future.failedFuture(err)));
   }
 
-  private Future<Application> boot(Set<Role> roles) {
+  private Future<Application> boot(Map<Role, PgConfig> logins) {
+    Set<Role> roles = logins.keySet();
     long began = System.nanoTime();
     HttpConfig http = HttpConfig.from(settings);
     KafkaConfig kafka = KafkaConfig.from(settings);
@@ -86,7 +96,7 @@ public final class Application {
     var revision = ListaRevocacion.timer(registry);
     Map<Role, RoleContext> contexts = new EnumMap<>(Role.class);
     for (Role role : roles) {
-      PgConfig pg = PgConfig.of(settings, role.id());
+      PgConfig pg = logins.get(role);
       SqlClient sql = PgClients.pipelined(vertx, pg);
       contexts.put(role, new RoleContext(vertx, pg, sql, registry, health, tokens, http, kafka,
         () -> new ListaRevocacion(sql, configs.revocacionLoteMax()).requerirVigente(revision)));

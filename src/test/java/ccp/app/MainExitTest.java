@@ -22,6 +22,8 @@ class MainExitTest {
     "--conf=/nonexistent.json   |                          | cannot read configuration file /nonexistent.json",
     "--role=all                 | CCP_PG_PORT=abc          | CCP_PG_PORT='abc' is not a number",
     "--role=all                 | CCP_NOPE=1               | unknown environment variable CCP_NOPE",
+    "--role=gestor,pedidos      | CCP_PG_HOST=db.invalid CCP_KAFKA_BOOTSTRAP=kafka.invalid:9092 CCP_JWT_SECRET=0123456789abcdef0123456789abcdef"
+      + " CCP_PG_PASSWORD_GESTOR=x | PostgreSQL role 'pedidos' has no password: set CCP_PG_PASSWORD_PEDIDOS",
     "token                      |                          | token needs exactly one actor id",
     "token a b                  |                          | token: Unmatched argument at index 2: 'b'",
   })

@@ -7,6 +7,7 @@ import java.io.File;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -45,8 +46,12 @@ public record CommandRun(int status, String stderr) {
 
   /** {@code KEY=value}, or nothing when blank. */
   public static Map<String, String> env(String assignment) {
-    if (assignment == null || assignment.isBlank()) return Map.of();
-    String[] kv = assignment.trim().split("=", 2);
-    return Map.of(kv[0], kv[1]);
+    Map<String, String> env = new HashMap<>();
+    if (assignment == null || assignment.isBlank()) return env;
+    for (String one : assignment.trim().split("\\s+")) {
+      String[] kv = one.split("=", 2);
+      env.put(kv[0], kv[1]);
+    }
+    return env;
   }
 }

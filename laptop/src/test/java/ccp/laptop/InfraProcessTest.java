@@ -2,6 +2,7 @@ package ccp.laptop;
 
 import ccp.app.Role;
 import ccp.platform.config.Settings;
+import ccp.platform.infra.PgCredentials;
 import ccp.support.Db;
 import ccp.support.Http;
 import ccp.support.RunningApp;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.Map;
 import java.util.Set;
 
@@ -37,11 +39,16 @@ class InfraProcessTest {
       assertThat(Db.strings(infra.settings(), "SELECT setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', "
         + "'full_page_writes') ORDER BY name")).containsExactly("on", "on", "on");
 
-      // What bin/cluster gives a role process: the infra's addresses and the development key, its own ports.
-      Settings roles = own.with(Map.of("kafka.bootstrap", infra.settings().text("kafka.bootstrap"), "pg.host", "127.0.0.1",
-        "pg.port", infra.settings().integer("pg.port"), "jwt.secret", secret, "gateway.port", SharedInfra.freePort(), "gestor.port", SharedInfra.freePort(),
-        "management.port", SharedInfra.freePort(), "http.instances", 1));
-      try (RunningApp app = RunningApp.start(roles, Set.of(Role.GATEWAY, Role.GESTOR))) {
+      // What bin/cluster gives a role process: the infra's addresses, the development key and the roles' passwords that
+      // the infra generated into the data directory, its own ports.
+      Settings roles = own.with(PgCredentials.inDataDir(dir).settings()).with(Map.of("kafka.bootstrap", infra.settings().text("kafka.bootstrap"),
+        "pg.host", "127.0.0.1", "pg.port", infra.settings().integer("pg.port"), "jwt.secret", secret, "gateway.port", SharedInfra.freePort(),
+        "gestor.port", SharedInfra.freePort(), "seguridad.port", SharedInfra.freePort(), "management.port", SharedInfra.freePort(),
+        "http.instances", 1));
+      assertThat(Files.getPosixFilePermissions(dir.resolve(PgCredentials.FILE))).as("only its owner reads the passwords")
+        .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+      // The gateway reads the Lista de revocación, which the seguridad role's migrations create: it runs too, as in bin/cluster.
+      try (RunningApp app = RunningApp.start(roles, Set.of(Role.GATEWAY, Role.GESTOR, Role.SEGURIDAD))) {
         String token = TestTokens.signedWith(app.app().vertx(), secret).valid("vendedor-7", "VENDEDOR");
         Http.Response opened = Http.post(app.gatewayUrl() + "/v1/sesiones", token, "{\"huella\":\"telefono-infra\"}");
         assertThat(opened.status()).as(opened.body()).isEqualTo(201);
