@@ -58,21 +58,31 @@ public final class Db {
 
   /** A connection as {@code role}'s login, with its password from {@code settings}. */
   public static Connection as(Settings settings, String role) throws SQLException {
-    return DriverManager.getConnection(url(settings), role, settings.text(PgRoles.passwordKey(role)));
+    return as(settings, role, settings.text("pg.database"));
+  }
+
+  /** As {@link #as(Settings, String)}, to another database of the same server. */
+  public static Connection as(Settings settings, String role, String database) throws SQLException {
+    return DriverManager.getConnection(url(settings, database), role, settings.text(PgRoles.passwordKey(role)));
   }
 
   /** A connection as the superuser, whose password the embedded server keeps in {@code settings}' data directory. */
   public static Connection superuser(Settings settings) throws SQLException {
+    return superuser(settings, settings.text("pg.database"));
+  }
+
+  /** As {@link #superuser(Settings)}, to another database of the same server. */
+  public static Connection superuser(Settings settings, String database) throws SQLException {
     try {
-      return DriverManager.getConnection(url(settings), PgCredentials.SUPERUSER,
+      return DriverManager.getConnection(url(settings, database), PgCredentials.SUPERUSER,
         PgCredentials.inDataDir(settings.dataDir()).superuserPassword());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-    private static String url(Settings settings) {
-    return "jdbc:postgresql://" + settings.text("pg.host") + ":" + settings.integer("pg.port") + "/" + settings.text("pg.database");
+    private static String url(Settings settings, String database) {
+    return "jdbc:postgresql://" + settings.text("pg.host") + ":" + settings.integer("pg.port") + "/" + database;
   }
 
   private static PreparedStatement prepare(Connection c, String sql, Object... params) throws SQLException {

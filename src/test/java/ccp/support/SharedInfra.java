@@ -3,7 +3,10 @@ package ccp.support;
 import ccp.embedded.EmbeddedKafka;
 import ccp.embedded.EmbeddedPg;
 import ccp.embedded.EmbeddedPg.Durability;
+import ccp.app.Role;
 import ccp.platform.config.Settings;
+import ccp.platform.db.Migrations;
+import ccp.platform.db.PgConfig;
 import ccp.platform.infra.Infrastructure;
 import ccp.platform.infra.LocalServers;
 import io.vertx.core.json.JsonObject;
@@ -77,9 +80,21 @@ public final class SharedInfra {
         "infra.pg-durable", false));
       Infrastructure started = Infrastructure.start(base, EMBEDDED);
       Runtime.getRuntime().addShutdownHook(new Thread(started::close, "ccp-test-infra-stop"));
+      migrateAll(started.settings());
       return started;
     } catch (Exception e) {
       throw new IllegalStateException("cannot start the embedded Kafka and PostgreSQL", e);
+    }
+  }
+
+  /**
+   * Every role's schemas, each as its owner, as a deployment whose every role has started: a test that starts a
+   * gateway without the seguridad role (whose migrations create the Lista de revocación it reads) then does not
+   * depend on which suite ran first.
+   */
+  private static void migrateAll(Settings settings) {
+    for (Role role : Role.values()) {
+      Migrations.migrate(PgConfig.of(settings, role.id()), settings.flag("demo.seed"), role.schemas());
     }
   }
 

@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -110,6 +111,48 @@ class PrivilegiosTest {
     for (String user : List.of("postgres", "pedidos")) {
       assertThatThrownBy(() -> DriverManager.getConnection(url, user, "not-the-password").close())
         .isInstanceOf(SQLException.class).hasMessageContaining("password authentication failed for user \"" + user + "\"");
+    }
+  }
+
+  @Test
+  @DisplayName("an install from before these roles, everything owned by ccp, is handed to each schema's owner by bootstrap.sql, its rows kept")
+  void bootstrapHandsAnOldInstallToTheOwners() throws SQLException {
+    String database = "antes_" + UUID.randomUUID().toString().substring(0, 8);
+    try (Connection superuser = Db.superuser(settings); Statement s = superuser.createStatement()) {
+      s.execute("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'ccp') THEN CREATE ROLE ccp LOGIN; END IF; END $$");
+      s.execute("CREATE DATABASE " + database + " OWNER ccp");
+    }
+    try {
+      try (Connection old = Db.superuser(settings, database); Statement s = old.createStatement()) {
+        s.execute("SET ROLE ccp");
+        s.execute("CREATE SCHEMA pedidos");
+        s.execute("CREATE TABLE pedidos.pedidos (id bigserial PRIMARY KEY, total integer NOT NULL)");
+        s.execute("INSERT INTO pedidos.pedidos (total) VALUES (7)");
+        s.execute("CREATE FUNCTION pedidos.cuantos() RETURNS bigint LANGUAGE sql AS 'SELECT count(*) FROM pedidos.pedidos'");
+        s.execute("RESET ROLE");
+
+        s.execute(PgRoles.bootstrapSql());
+
+        try (ResultSet owners = s.executeQuery("""
+          SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = 'pedidos'
+          UNION ALL SELECT pg_get_userbyid(relowner) FROM pg_class WHERE relname IN ('pedidos', 'pedidos_id_seq')
+          UNION ALL SELECT pg_get_userbyid(proowner) FROM pg_proc WHERE proname = 'cuantos'""")) {
+          List<String> all = new ArrayList<>();
+          while (owners.next()) all.add(owners.getString(1));
+          assertThat(all).hasSize(4).containsOnly("pedidos");
+        }
+      }
+      try (Connection pedidos = Db.as(settings, "pedidos", database); Statement s = pedidos.createStatement()) {
+        s.execute("INSERT INTO pedidos.pedidos (total) VALUES (8)");
+        try (ResultSet n = s.executeQuery("SELECT pedidos.cuantos()")) {
+          n.next();
+          assertThat(n.getLong(1)).isEqualTo(2);
+        }
+      }
+    } finally {
+      try (Connection superuser = Db.superuser(settings); Statement s = superuser.createStatement()) {
+        s.execute("DROP DATABASE " + database + " WITH (FORCE)");
+      }
     }
   }
 
