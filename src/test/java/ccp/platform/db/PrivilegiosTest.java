@@ -30,12 +30,10 @@ class PrivilegiosTest {
 
   private static Settings settings;
 
+  /** The shared server, every schema migrated by its owner. */
   @BeforeAll
-  static void migrate() {
+  static void migrated() {
     settings = SharedInfra.settings();
-    for (String owner : List.of("gestor", "seguridad", "cadena", "pedidos")) {
-      Migrations.migrate(PgConfig.of(settings, owner), false, List.of(owner));
-    }
   }
 
   @Test
