@@ -1,5 +1,6 @@
 package ccp.platform.db;
 
+import ccp.platform.config.ConfigException;
 import ccp.platform.config.Settings;
 import ccp.support.Db;
 import ccp.support.SharedInfra;
@@ -110,6 +111,16 @@ class PrivilegiosTest {
       assertThatThrownBy(() -> DriverManager.getConnection(url, user, "not-the-password").close())
         .isInstanceOf(SQLException.class).hasMessageContaining("password authentication failed for user \"" + user + "\"");
     }
+  }
+
+  @Test
+  @DisplayName("a role whose password the server refuses stops its migrations with one line naming the variable to check")
+  void refusedLoginNamesItsVariable() {
+    PgConfig wrong = new PgConfig(settings.text("pg.host"), settings.integer("pg.port"), settings.text("pg.database"), "pedidos",
+      "not-the-password", 1);
+    assertThatThrownBy(() -> Migrations.migrate(wrong, false, List.of("pedidos")))
+      .isInstanceOf(ConfigException.class)
+      .hasMessageContaining("refuses the login of role 'pedidos'").hasMessageContaining("CCP_PG_PASSWORD_PEDIDOS");
   }
 
   @Test
