@@ -30,9 +30,12 @@ public final class SharedInfra {
 
   /** The embedded servers, as the laptop jar plugs them in ({@code ccp.laptop.Embedded}, which depends on this module). */
   public static final LocalServers EMBEDDED = new LocalServers(
-    (dir, database, access, port, durable) -> LocalServers.loopback(EmbeddedPg.start(dir, database,
-      new EmbeddedPg.Access(access.superuserPassword(), access.logins(), access.bootstrapSql()), port,
-      durable ? Durability.DURABLE : Durability.PROCESS_CRASH_ONLY), EmbeddedPg::port),
+    (dir, database, access, port, durable) -> {
+      LocalServers.PgAccess logins = access.call();
+      return LocalServers.loopback(EmbeddedPg.start(dir, database,
+        new EmbeddedPg.Access(logins.superuserPassword(), logins.logins(), logins.bootstrapSql()), port,
+        durable ? Durability.DURABLE : Durability.PROCESS_CRASH_ONLY), EmbeddedPg::port);
+    },
     (dir, port) -> LocalServers.loopback(EmbeddedKafka.start(dir, port), EmbeddedKafka::port));
 
   private static Infrastructure infrastructure;

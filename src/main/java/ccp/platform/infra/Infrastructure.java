@@ -39,13 +39,12 @@ public final class Infrastructure implements AutoCloseable {
     Map<String, Object> resolved = new HashMap<>();
     try {
       if (settings.embeddedPostgres()) {
-        PgCredentials credentials = PgCredentials.inDataDir(settings.dataDir());
         LocalServers.Running pg = local.postgres().start(settings.dataDir().resolve("postgres"), settings.text("pg.database"),
-          credentials.access(), pgPort, settings.flag("infra.pg-durable"));
+          () -> PgCredentials.inDataDir(settings.dataDir()).access(), pgPort, settings.flag("infra.pg-durable"));
         started.add(pg.server());
         resolved.put("pg.host", pg.host());
         resolved.put("pg.port", pg.port());
-        resolved.putAll(credentials.settings());
+        resolved.putAll(PgCredentials.inDataDir(settings.dataDir()).settings());
       }
       // After the database: an artifact that starts none has failed above without writing a key; before the broker:
       // a secret that must be configured is missing before anything else starts.

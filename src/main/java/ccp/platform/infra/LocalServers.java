@@ -2,6 +2,7 @@ package ccp.platform.infra;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.function.ToIntFunction;
 
 /**
@@ -41,10 +42,11 @@ public record LocalServers(Postgres postgres, Kafka kafka) {
   @FunctionalInterface
   public interface Postgres {
     /**
-     * Keeps its data in {@code dir}; {@code database} and {@code access}'s roles exist once started, each login only
-     * with its password; port 0: a free one; {@code durable}: each commit is flushed to disk before it is acknowledged.
+     * Keeps its data in {@code dir}; {@code database} and the roles of {@code access} (read when the server starts, so
+     * that an artifact that starts none writes no password) exist once started, each login only with its password;
+     * port 0: a free one; {@code durable}: each commit is flushed to disk before it is acknowledged.
      */
-    Running start(Path dir, String database, PgAccess access, int port, boolean durable) throws Exception;
+    Running start(Path dir, String database, Callable<PgAccess> access, int port, boolean durable) throws Exception;
   }
 
   @FunctionalInterface
