@@ -1,5 +1,6 @@
 package ccp.app;
 
+import ccp.platform.config.ConfigException;
 import ccp.platform.config.Settings;
 import ccp.platform.db.Migrations;
 import ccp.platform.db.PgConfig;
@@ -37,10 +38,12 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
+/**
  * One process of the system: its own Vert.x with Micrometer metrics, the schemas of its roles migrated, one PostgreSQL
- * client, the roles' verticles and the management server. Each role talks to the broker as its own principal, also
- * when several share the process; none creates topics (the broker's operator does: {@code BrokerSetup} beside the
- * embedded broker, Strimzi in Kubernetes). Tests start several in one JVM to play several processes.
+ * client per role (each as the role's own login role), the roles' verticles and the management server. Each role talks
+ * to the broker as its own principal, also when several share the process; none creates topics (the broker's operator
+ * does: {@code BrokerSetup} beside the embedded broker, Strimzi in Kubernetes). Tests start several in one JVM to play
+ * several processes.
  */
 public final class Application {
 
@@ -58,13 +61,16 @@ public final class Application {
   }
 
   /**
-   * {@code settings} must name a reachable Kafka and PostgreSQL (see {@code Infrastructure}), the Kafka password of
-   * every role in {@code roles} that has a principal ({@link KafkaAccess}) and, for the roles that need them, the App
-   * issuer's JWK Set URL and the peer keys.
+   * {@code settings} must name a reachable Kafka and PostgreSQL (see {@code Infrastructure}), each role's PostgreSQL
+   * password, the Kafka password of every role in {@code roles} that has a principal ({@link KafkaAccess}) and, for the
+   * roles that need them, the App issuer's JWK Set URL and the peer keys. A missing password fails the start before
+   * anything is built.
    */
   public static Future<Application> start(Settings settings, Set<Role> roles) {
+    Map<Role, PgConfig> logins = new EnumMap<>(Role.class);
     Map<Role, KafkaConfig> kafka;
     try {
+      for (Role role : roles) logins.put(role, PgConfig.of(settings, role.id()));
       kafka = kafkaConfigs(settings, roles);
     } catch (RuntimeException missingPassword) {
       return Future.failedFuture(missingPassword);
@@ -87,7 +93,7 @@ public final class Application {
     // A start that fails closes this Vert.x. The outcome goes through a promise of no context: a listener chained on
     // the close from one of its own event loops (recover/transform) would never run, and the caller would wait forever.
     Promise<Application> started = Promise.promise();
-    app.boot(roles, kafka).onComplete(ar -> {
+    app.boot(logins, kafka).onComplete(ar -> {
       if (ar.succeeded()) {
         started.complete(ar.result());
       } else {
@@ -107,15 +113,12 @@ public final class Application {
     return kafka;
   }
 
-  private Future<Application> boot(Set<Role> roles, Map<Role, KafkaConfig> kafka) {
+  private Future<Application> boot(Map<Role, PgConfig> logins, Map<Role, KafkaConfig> kafka) {
+    Set<Role> roles = logins.keySet();
     long began = System.nanoTime();
-    PgConfig pg = PgConfig.from(settings);
     HttpConfig http = HttpConfig.from(settings);
     RoleConfigs configs = RoleConfigs.from(settings);
-    SqlClient sql = PgClients.pipelined(vertx, pg);
     Health health = new Health(vertx);
-    health.readyWhenPostgresAnswers(sql);
-    int loteRevocacion = configs.revocacionLoteMax();
     var revision = ListaRevocacion.timer(registry);
     PeerConfig peer = PeerConfig.from(settings);
     PeerVerifier peers;
@@ -132,13 +135,18 @@ public final class Application {
       .forEach(r -> probes.put(kafka.get(r), KafkaAccess.TABLE.get(r).topics()));
     return appTokens(roles, http)
       .map(tokens -> {
-        RoleContext process = new RoleContext(vertx, sql, registry, health, tokens, peers, signer, http, null,
-          () -> new ListaRevocacion(sql, loteRevocacion).requerirVigente(revision));
         Map<Role, RoleContext> contexts = new EnumMap<>(Role.class);
-        roles.forEach(role -> contexts.put(role, process.withKafka(kafka.get(role))));
+        for (Role role : roles) {
+          PgConfig pg = logins.get(role);
+          SqlClient sql = PgClients.pipelined(vertx, pg);
+          contexts.put(role, new RoleContext(vertx, pg, sql, registry, health, tokens, peers, signer, http, kafka.get(role),
+            () -> new ListaRevocacion(sql, configs.revocacionLoteMax()).requerirVigente(revision)));
+        }
+        health.readyWhenPostgresAnswers(contexts.entrySet().stream()
+          .collect(Collectors.toMap(e -> e.getKey().id(), e -> e.getValue().sql())));
         return contexts;
       })
-      .compose(contexts -> migrate(pg, roles)
+      .compose(contexts -> migrate(contexts)
         .compose(ignored -> probes.isEmpty() ? Future.<Void>succeededFuture() : brokerHealth(probes, health))
         .compose(ignored -> Future.all(roles.stream().map(r -> r.deploy(configs, contexts)).toList())))
       .compose(ignored -> {
@@ -160,11 +168,11 @@ public final class Application {
       : Future.succeededFuture(null);
   }
 
-  private Future<Void> migrate(PgConfig pg, Set<Role> roles) {
-    var schemas = roles.stream().flatMap(r -> r.schemas().stream()).toList();
+  /** Each role's schemas, as their owner: that role's login. */
+  private Future<Void> migrate(Map<Role, RoleContext> contexts) {
     boolean demoSeed = settings.flag("demo.seed");
     return vertx.executeBlocking(() -> {
-      Migrations.migrate(pg, demoSeed, schemas);
+      contexts.forEach((role, context) -> Migrations.migrate(context.db(), demoSeed, role.schemas()));
       return null;
     });
   }

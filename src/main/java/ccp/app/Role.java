@@ -25,29 +25,29 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
- * The process groups of the view (DESIGN.md §2) that this jar can run, each with the schemas it needs migrated
- * before it starts (Flyway makes a migration run by several processes at once safe).
+ * The process groups of the view (DESIGN.md §2) that this jar can run. Each connects to PostgreSQL as its own login role
+ * (its id, {@code PgRoles}) and migrates, as their owner, the schemas it owns before it starts (Flyway makes a migration
+ * run by several processes at once safe).
  */
 public enum Role {
-  // The gateway reads the Lista de revocación and the Gestor's block on every request: it needs those tables. It serves
-  // in-process the App routes of the roles that run beside it, and forwards the others.
-  GATEWAY(List.of("gestor", "seguridad"), Role::gateway, null),
-  GESTOR(List.of("gestor"), (c, cfg, local) -> Gestor.deploy(c, cfg.gestor()), (c, cfg) -> Gestor.api(c)),
-  SEGURIDAD(List.of("seguridad"), (c, cfg, local) -> Seguridad.deploy(c, cfg.seguridad()), null),
-  PEDIDOS(List.of("pedidos"), (c, cfg, local) -> Pedidos.deploy(c, cfg.pedidos()), (c, cfg) -> Pedidos.api(c)),
-  CADENA(List.of("cadena"), (c, cfg, local) -> Cadena.deploy(c, cfg.cadena()), (c, cfg) -> Cadena.api(c, cfg.cadena())),
-  FACTURACION(List.of("facturacion"), (c, cfg, local) -> Etapas.facturacion(c, cfg.etapas()), null),
-  INVENTARIO(List.of("inventario"), (c, cfg, local) -> Etapas.inventario(c, cfg.etapas()), null),
-  DESPACHO(List.of("despacho"), (c, cfg, local) -> Etapas.despacho(c, cfg.etapas()), null),
-  VIGILANCIA(List.of("cadena"), (c, cfg, local) -> Vigilancia.deploy(c, cfg.vigilancia()), null);
+  // The gateway owns no schema: it reads the Lista de revocación and the Gestor's actors on every request, granted by
+  // their owners' migrations (it is not ready until it can). It serves in-process the App routes of the roles that run
+  // beside it, each on that role's own context, and forwards the others.
+  GATEWAY(List.of(), Role::gateway, null),
+  GESTOR(List.of("gestor"), (c, cfg, contexts) -> Gestor.deploy(c, cfg.gestor()), (c, cfg) -> Gestor.api(c)),
+  SEGURIDAD(List.of("seguridad"), (c, cfg, contexts) -> Seguridad.deploy(c, cfg.seguridad()), null),
+  PEDIDOS(List.of("pedidos"), (c, cfg, contexts) -> Pedidos.deploy(c, cfg.pedidos()), (c, cfg) -> Pedidos.api(c)),
+  CADENA(List.of("cadena"), (c, cfg, contexts) -> Cadena.deploy(c, cfg.cadena()), (c, cfg) -> Cadena.api(c, cfg.cadena())),
+  FACTURACION(List.of("facturacion"), (c, cfg, contexts) -> Etapas.facturacion(c, cfg.etapas()), null),
+  INVENTARIO(List.of("inventario"), (c, cfg, contexts) -> Etapas.inventario(c, cfg.etapas()), null),
+  DESPACHO(List.of("despacho"), (c, cfg, contexts) -> Etapas.despacho(c, cfg.etapas()), null),
+  // The Monitor de la cadena reads the chain and writes its signals in the cadena role's schema, as granted there.
+  VIGILANCIA(List.of(), (c, cfg, contexts) -> Vigilancia.deploy(c, cfg.vigilancia()), null);
 
-  /**
-   * Deploys a role's verticles with its own context, from the process's typed settings, in a process that runs the
-   * roles of {@code local}, each with its own context.
-   */
+  /** Deploys a role's verticles, from the process's typed settings, beside the roles of {@code contexts} (each one's own). */
   @FunctionalInterface
   interface Deployer {
-    Future<Void> deploy(RoleContext context, RoleConfigs configs, Map<Role, RoleContext> local);
+    Future<Void> deploy(RoleContext context, RoleConfigs configs, Map<Role, RoleContext> contexts);
   }
 
   private final List<String> schemas;
@@ -64,12 +64,13 @@ public enum Role {
     return name().toLowerCase(Locale.ROOT);
   }
 
+  /** The schemas this role owns and migrates. */
   public List<String> schemas() {
     return schemas;
   }
 
-  Future<Void> deploy(RoleConfigs configs, Map<Role, RoleContext> local) {
-    return deployer.deploy(local.get(this), configs, local);
+  Future<Void> deploy(RoleConfigs configs, Map<Role, RoleContext> contexts) {
+    return deployer.deploy(contexts.get(this), configs, contexts);
   }
 
   /** Whether the role listens for HTTP (the App's routes, or role-to-role calls): it verifies App tokens then. */
@@ -96,9 +97,9 @@ public enum Role {
     return this == GATEWAY || this == PEDIDOS;
   }
 
-  private static Future<Void> gateway(RoleContext context, RoleConfigs configs, Map<Role, RoleContext> local) {
-    return Gateway.deploy(context, configs.gateway(), new Gateway.Locales(GESTOR.api(configs, local),
-      PEDIDOS.api(configs, local), CADENA.api(configs, local)),
+  private static Future<Void> gateway(RoleContext context, RoleConfigs configs, Map<Role, RoleContext> contexts) {
+    return Gateway.deploy(context, configs.gateway(), new Gateway.Locales(GESTOR.api(configs, contexts),
+      PEDIDOS.api(configs, contexts), CADENA.api(configs, contexts)),
       new ListaRevocacion(context.sql(), configs.revocacionLoteMax()));
   }
 
@@ -107,8 +108,8 @@ public enum Role {
    * verticle's), with this role's own context: what they publish, they publish as this role. Empty when the role runs
    * elsewhere or has none.
    */
-  private Optional<Supplier<AppApi>> api(RoleConfigs configs, Map<Role, RoleContext> local) {
-    RoleContext own = local.get(this);
+  private Optional<Supplier<AppApi>> api(RoleConfigs configs, Map<Role, RoleContext> contexts) {
+    RoleContext own = contexts.get(this);
     return own != null && api != null ? Optional.of(() -> api.apply(own, configs)) : Optional.empty();
   }
 

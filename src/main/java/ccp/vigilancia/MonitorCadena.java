@@ -60,7 +60,7 @@ final class MonitorCadena extends VerticleBase {
 
   private Future<PgConnection> conectar() {
     if (connection != null) return Future.succeededFuture(connection);
-    return PgConnection.connect(vertx, config.db().connectOptions()).onSuccess(conn -> {
+    return PgConnection.connect(vertx, role.db().connectOptions()).onSuccess(conn -> {
       connection = conn;
       conn.closeHandler(closed -> perder());
     });

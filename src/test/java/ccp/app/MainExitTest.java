@@ -24,8 +24,10 @@ class MainExitTest {
     "--role=all                 | CCP_NOPE=1               | unknown environment variable CCP_NOPE",
     "--role=all                 | CCP_PG_HOST=db "
       + "| CCP_KAFKA_BOOTSTRAP is not set and this artifact starts no Kafka broker of its own",
-    "--role=pedidos             | CCP_PG_HOST=db CCP_KAFKA_BOOTSTRAP=kafka:9092 "
+    "--role=pedidos             | CCP_PG_HOST=db CCP_KAFKA_BOOTSTRAP=kafka:9092 CCP_PG_PASSWORD_PEDIDOS=x "
       + "| CCP_KAFKA_PASSWORD_PEDIDOS is not set: role pedidos authenticates to Kafka as ccp-pedidos",
+    "--role=gestor,pedidos      | CCP_PG_HOST=db.invalid CCP_KAFKA_BOOTSTRAP=kafka.invalid:9092"
+      + " CCP_PG_PASSWORD_GESTOR=x | PostgreSQL role 'pedidos' has no password: set CCP_PG_PASSWORD_PEDIDOS",
     "token                      |                          | token needs exactly one actor id",
     "token a b                  |                          | token: Unmatched argument at index 2: 'b'",
     "token a --perfil=SISTEMA   |                          | perfil 'SISTEMA' is not an App profile (valid: [CONSULTA, OPERADOR, SEGURIDAD, VENDEDOR])",

@@ -23,7 +23,7 @@ class EstadosColumnaTest {
   @DisplayName("cadena_etapa.estado ↔ EstadoEtapa and cadenas.estado ↔ EstadoCadena, after every migration")
   void columnsMatchTheEnums() {
     Settings settings = SharedInfra.settings();
-    Migrations.migrate(PgConfig.from(settings), false, List.of("cadena"));
+    Migrations.migrate(PgConfig.of(settings, "cadena"), false, List.of("cadena"));
 
     assertThat(permitidos(settings, "cadena_etapa")).containsExactlyInAnyOrderElementsOf(nombres(EstadoEtapa.values()));
     assertThat(permitidos(settings, "cadenas")).containsExactlyInAnyOrderElementsOf(nombres(EstadoCadena.values()));

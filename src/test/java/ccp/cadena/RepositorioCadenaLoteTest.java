@@ -33,9 +33,9 @@ class RepositorioCadenaLoteTest {
   @BeforeAll
   static void start() {
     settings = SharedInfra.settings();
-    Migrations.migrate(PgConfig.from(settings), settings.flag("demo.seed"), List.of("cadena"));
+    Migrations.migrate(PgConfig.of(settings, "cadena"), settings.flag("demo.seed"), List.of("cadena"));
     vertx = Vertx.vertx();
-    SqlClient sql = PgClients.pipelined(vertx, PgConfig.from(settings));
+    SqlClient sql = PgClients.pipelined(vertx, PgConfig.of(settings, "cadena"));
     cadenas = new RepositorioCadena(sql);
   }
 

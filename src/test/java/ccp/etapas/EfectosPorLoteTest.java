@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -27,14 +28,18 @@ class EfectosPorLoteTest {
 
   private static Settings settings;
   private static Vertx vertx;
-  private static SqlClient sql;
+  /** Each stage's client, as its own role: by schema. */
+  private static Map<String, SqlClient> sql;
 
   @BeforeAll
   static void start() {
     settings = SharedInfra.settings();
-    Migrations.migrate(PgConfig.from(settings), settings.flag("demo.seed"), List.of("facturacion", "despacho"));
     vertx = Vertx.vertx();
-    sql = PgClients.pipelined(vertx, PgConfig.from(settings));
+    sql = new HashMap<>();
+    for (String stage : List.of("facturacion", "despacho")) {
+      Migrations.migrate(PgConfig.of(settings, stage), settings.flag("demo.seed"), List.of(stage));
+      sql.put(stage, PgClients.pipelined(vertx, PgConfig.of(settings, stage)));
+    }
   }
 
   @AfterAll
@@ -60,12 +65,12 @@ class EfectosPorLoteTest {
     Db.update(settings, "INSERT INTO " + schema + ".etapa_procesada (pedido, etapa, resultado, motivo) VALUES (?, ?, 'RECHAZADA', 'cadena detenida')",
       detenida.pedido(), etapa);
     Efecto.Orden decidida = orden(2);
-    Map<UUID, Resultado> primera = Efecto.porLote(sql, sentencia, List.of(decidida)).await();
+    Map<UUID, Resultado> primera = Efecto.porLote(sql.get(schema), sentencia, List.of(decidida)).await();
     assertThat(primera.get(decidida.pedido())).isEqualTo(new Resultado(ResultadoEtapa.COMPLETADA, null));
 
     Efecto.Orden nueva1 = orden(1);
     Efecto.Orden nueva2 = orden(3);
-    Map<UUID, Resultado> lote = Efecto.porLote(sql, sentencia, List.of(nueva1, decidida, detenida, nueva2)).await();
+    Map<UUID, Resultado> lote = Efecto.porLote(sql.get(schema), sentencia, List.of(nueva1, decidida, detenida, nueva2)).await();
     assertThat(lote).hasSize(4);
     assertThat(lote.get(detenida.pedido())).isEqualTo(new Resultado(ResultadoEtapa.RECHAZADA, "cadena detenida"));
     assertThat(Db.count(settings, "SELECT count(*) FROM " + efectos + " WHERE pedido = ?", detenida.pedido())).isZero();

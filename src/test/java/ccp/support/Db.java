@@ -1,7 +1,11 @@
 package ccp.support;
 
 import ccp.platform.config.Settings;
+import ccp.platform.db.PgRoles;
+import ccp.platform.infra.PgCredentials;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -10,13 +14,16 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** JDBC on the test thread, to arrange rows and to check what the system wrote. */
+/**
+ * JDBC on the test thread, as the operator (the embedded server's superuser), to arrange rows and to check what the
+ * system wrote; {@link #as} logs in as a role's own login instead, to check what that role may do.
+ */
 public final class Db {
 
   private Db() {}
 
   public static int update(Settings settings, String sql, Object... params) {
-    try (Connection c = connect(settings); PreparedStatement s = prepare(c, sql, params)) {
+    try (Connection c = superuser(settings); PreparedStatement s = prepare(c, sql, params)) {
       return s.executeUpdate();
     } catch (SQLException e) {
       throw new IllegalStateException(e);
@@ -24,7 +31,7 @@ public final class Db {
   }
 
   public static long count(Settings settings, String sql, Object... params) {
-    try (Connection c = connect(settings); PreparedStatement s = prepare(c, sql, params); ResultSet rs = s.executeQuery()) {
+    try (Connection c = superuser(settings); PreparedStatement s = prepare(c, sql, params); ResultSet rs = s.executeQuery()) {
       rs.next();
       return rs.getLong(1);
     } catch (SQLException e) {
@@ -33,7 +40,7 @@ public final class Db {
   }
 
   public static List<String> strings(Settings settings, String sql, Object... params) {
-    try (Connection c = connect(settings); PreparedStatement s = prepare(c, sql, params); ResultSet rs = s.executeQuery()) {
+    try (Connection c = superuser(settings); PreparedStatement s = prepare(c, sql, params); ResultSet rs = s.executeQuery()) {
       List<String> values = new ArrayList<>();
       while (rs.next()) values.add(rs.getString(1));
       return values;
@@ -49,9 +56,33 @@ public final class Db {
     return id;
   }
 
-  private static Connection connect(Settings settings) throws SQLException {
-    String url = "jdbc:postgresql://" + settings.text("pg.host") + ":" + settings.integer("pg.port") + "/" + settings.text("pg.database");
-    return DriverManager.getConnection(url, settings.text("pg.user"), settings.text("pg.password"));
+  /** A connection as {@code role}'s login, with its password from {@code settings}. */
+  public static Connection as(Settings settings, String role) throws SQLException {
+    return as(settings, role, settings.text("pg.database"));
+  }
+
+  /** As {@link #as(Settings, String)}, to another database of the same server. */
+  public static Connection as(Settings settings, String role, String database) throws SQLException {
+    return DriverManager.getConnection(url(settings, database), role, settings.text(PgRoles.passwordKey(role)));
+  }
+
+  /** A connection as the superuser, whose password the embedded server keeps in {@code settings}' data directory. */
+  public static Connection superuser(Settings settings) throws SQLException {
+    return superuser(settings, settings.text("pg.database"));
+  }
+
+  /** As {@link #superuser(Settings)}, to another database of the same server. */
+  public static Connection superuser(Settings settings, String database) throws SQLException {
+    try {
+      return DriverManager.getConnection(url(settings, database), PgCredentials.SUPERUSER,
+        PgCredentials.inDataDir(settings.dataDir()).superuserPassword());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+    private static String url(Settings settings, String database) {
+    return "jdbc:postgresql://" + settings.text("pg.host") + ":" + settings.integer("pg.port") + "/" + database;
   }
 
   private static PreparedStatement prepare(Connection c, String sql, Object... params) throws SQLException {

@@ -4,7 +4,10 @@ import ccp.app.KafkaAccess;
 import ccp.embedded.EmbeddedKafka;
 import ccp.embedded.EmbeddedPg;
 import ccp.embedded.EmbeddedPg.Durability;
+import ccp.app.Role;
 import ccp.platform.config.Settings;
+import ccp.platform.db.Migrations;
+import ccp.platform.db.PgConfig;
 import ccp.platform.infra.Infrastructure;
 import ccp.platform.infra.LocalServers;
 import io.vertx.core.json.JsonObject;
@@ -26,8 +29,12 @@ public final class SharedInfra {
 
   /** The embedded servers, as the laptop jar plugs them in ({@code ccp.laptop.Embedded}, which depends on this module). */
   public static final LocalServers EMBEDDED = new LocalServers(
-    (dir, database, user, port, durable) -> LocalServers.loopback(
-      EmbeddedPg.start(dir, database, user, port, durable ? Durability.DURABLE : Durability.PROCESS_CRASH_ONLY), EmbeddedPg::port),
+    (dir, database, access, port, durable) -> {
+      LocalServers.PgAccess logins = access.call();
+      return LocalServers.loopback(EmbeddedPg.start(dir, database,
+        new EmbeddedPg.Access(logins.superuserPassword(), logins.logins(), logins.bootstrapSql()), port,
+        durable ? Durability.DURABLE : Durability.PROCESS_CRASH_ONLY), EmbeddedPg::port);
+    },
     (dir, port, adminPassword, users) -> LocalServers.loopback(EmbeddedKafka.start(dir, port, adminPassword, users), EmbeddedKafka::port));
 
   private static Infrastructure infrastructure;
@@ -80,9 +87,21 @@ public final class SharedInfra {
       Settings base = defaults().with(Map.of("data.dir", dir.toString(), "infra.pg-durable", false));
       Infrastructure started = Infrastructure.start(base, EMBEDDED, KafkaAccess.grants());
       Runtime.getRuntime().addShutdownHook(new Thread(started::close, "ccp-test-infra-stop"));
+      migrateAll(started.settings());
       return started;
     } catch (Exception e) {
       throw new IllegalStateException("cannot start the embedded Kafka and PostgreSQL", e);
+    }
+  }
+
+  /**
+   * Every role's schemas, each as its owner, as a deployment whose every role has started: a test that starts a
+   * gateway without the seguridad role (whose migrations create the Lista de revocación it reads) then does not
+   * depend on which suite ran first.
+   */
+  private static void migrateAll(Settings settings) {
+    for (Role role : Role.values()) {
+      Migrations.migrate(PgConfig.of(settings, role.id()), settings.flag("demo.seed"), role.schemas());
     }
   }
 

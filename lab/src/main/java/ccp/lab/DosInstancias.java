@@ -1,6 +1,7 @@
 package ccp.lab;
 
 import ccp.platform.config.Settings;
+import ccp.platform.db.PgRoles;
 import io.vertx.core.Vertx;
 
 import java.io.BufferedReader;
@@ -119,7 +120,7 @@ final class DosInstancias {
       "--workers=" + workers, "--slow-ms=" + slowMs));
     ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
     Map<String, String> env = builder.environment();
-    for (String key : new String[] {"pg.host", "pg.database", "pg.user", "pg.password"}) env.put(Settings.envName(key), pg.text(key));
+    for (String key : new String[] {"pg.host", "pg.database", PgRoles.passwordKey("lab")}) env.put(Settings.envName(key), pg.text(key));
     for (String key : new String[] {"pg.port", "pg.pool-size"}) env.put(Settings.envName(key), String.valueOf(pg.integer(key)));
     return builder.start();
   }

@@ -6,8 +6,12 @@ import ccp.platform.cli.Converters;
 import ccp.platform.config.ConfigException;
 import ccp.platform.config.Settings;
 import ccp.platform.db.Migrations;
+import ccp.platform.db.PgClients;
 import ccp.platform.db.PgConfig;
+import ccp.platform.db.PgRoles;
+import ccp.platform.infra.PgCredentials;
 import io.vertx.core.Vertx;
+import io.vertx.sqlclient.SqlClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -120,10 +124,12 @@ public final class Lab implements Callable<Integer> {
     if (folder.toString().isBlank()) throw new ConfigException("--out needs a folder");
 
     boolean pg = multi || etapa || estrategias.stream().anyMatch(e -> e.enPg);
-    EmbeddedPg embedded = pg && settings.embeddedPostgres()
-      ? EmbeddedPg.start(settings.dataDir().resolve("lab-postgres"), settings.text("pg.database"), settings.text("pg.user"), 0,
-        EmbeddedPg.Durability.PROCESS_CRASH_ONLY) : null;
-    Settings pgSettings = embedded == null ? settings : settings.with(Map.of("pg.host", "127.0.0.1", "pg.port", embedded.port()));
+    PgCredentials credentials = pg && settings.embeddedPostgres() ? PgCredentials.inDataDir(settings.dataDir()) : null;
+    EmbeddedPg embedded = credentials == null ? null : EmbeddedPg.start(settings.dataDir().resolve("lab-postgres"),
+      settings.text("pg.database"), new EmbeddedPg.Access(credentials.superuserPassword(), credentials.logins(), PgRoles.bootstrapSql()),
+      0, EmbeddedPg.Durability.PROCESS_CRASH_ONLY);
+    Settings pgSettings = embedded == null ? settings : settings.with(credentials.settings())
+      .with(Map.of("pg.host", "127.0.0.1", "pg.port", embedded.port()));
     Vertx vertx = Vertx.vertx();
     try (Progress progress = Progress.toStderr(); LabDb db = pg ? LabDb.abrir(vertx, pgSettings) : null) {
       Files.createDirectories(folder);
@@ -188,7 +194,7 @@ public final class Lab implements Callable<Integer> {
         }
         Informe.csvInstancias(out.resolve("dos-instancias.csv"), resultados);
       }
-      if (etapaPg != null) print(informe, etapaInventario(etapaPg, db, carga));
+      if (etapaPg != null) print(informe, etapaInventario(etapaPg, carga));
       print(informe, "Report folder: " + out.toAbsolutePath());
       Files.writeString(out.resolve("informe.txt"), informe);
     }
@@ -198,16 +204,23 @@ public final class Lab implements Callable<Integer> {
      * while a statement is in flight versus one statement per order, in the same run (combining first, so that a
      * warmer JVM can only favour the other). Stock is the workload's, requests twice that.
      */
-    private String etapaInventario(Settings pgSettings, LabDb db, Workload carga) throws IOException {
-      Migrations.migrate(PgConfig.from(pgSettings), pgSettings.flag("demo.seed"), List.of("inventario"));
+    private String etapaInventario(Settings pgSettings, Workload carga) throws IOException {
+      // The stage's own schema, as its own role, as the system runs it.
+      PgConfig inventario = PgConfig.of(pgSettings, "inventario");
+      Migrations.migrate(inventario, pgSettings.flag("demo.seed"), List.of("inventario"));
+      SqlClient sql = PgClients.pipelined(vertx, inventario);
       int enVuelo = pgSettings.integer("kafka.consumer.max-in-flight");
       int reservas = 2 * carga.stock();
       String prefijo = "LAB-" + UUID.randomUUID().toString().substring(0, 8) + "-";
       List<ReservasCalientes.Medida> medidas = new ArrayList<>();
-      for (int loteMax : new int[] {pgSettings.integer("inventario.lote-max"), 1}) {
-        progress.note("Inventario stage, lote-max " + loteMax + ", " + reservas + " reservations…");
-        medidas.add(ReservasCalientes.medir(vertx, db.sentencias(), prefijo + loteMax, carga.stock(), reservas, loteMax,
-          ETAPA_INSTANCIAS, enVuelo));
+      try {
+        for (int loteMax : new int[] {pgSettings.integer("inventario.lote-max"), 1}) {
+          progress.note("Inventario stage, lote-max " + loteMax + ", " + reservas + " reservations…");
+          medidas.add(ReservasCalientes.medir(vertx, sql, prefijo + loteMax, carga.stock(), reservas, loteMax,
+            ETAPA_INSTANCIAS, enVuelo));
+        }
+      } finally {
+        sql.close().await();
       }
       StringBuilder texto = new StringBuilder(String.format(Locale.ROOT, "Inventario stage (ccp.etapas.Inventario): one hot product, "
         + "stock %,d, %,d reservations of 1 from %d stage instances, up to %,d in flight each:%n", carga.stock(), reservas,

@@ -34,10 +34,10 @@ final class LabDb implements AutoCloseable {
 
   /** Blocking (migrations by JDBC): call it from the command's thread. */
   static LabDb abrir(Vertx vertx, Settings settings) {
-    Migrations.migrate(PgConfig.from(settings), settings.flag("demo.seed"), List.of("lab"));
-    Pool pool = PgBuilder.pool().with(opciones(settings, "ccp-lab-transacciones")).connectingTo(PgConfig.from(settings).connectOptions())
+    Migrations.migrate(PgConfig.of(settings, "lab"), settings.flag("demo.seed"), List.of("lab"));
+    Pool pool = PgBuilder.pool().with(opciones(settings, "ccp-lab-transacciones")).connectingTo(PgConfig.of(settings, "lab").connectOptions())
       .using(vertx).build();
-    SqlClient sentencias = PgBuilder.client().with(opciones(settings, "ccp-lab-sentencias")).connectingTo(PgConfig.from(settings).connectOptions())
+    SqlClient sentencias = PgBuilder.client().with(opciones(settings, "ccp-lab-sentencias")).connectingTo(PgConfig.of(settings, "lab").connectOptions())
       .using(vertx).build();
     return new LabDb(pool, sentencias, settings.integer("pg.pool-size"));
   }

@@ -13,8 +13,12 @@ import ccp.platform.infra.LocalServers;
 public final class Embedded {
 
   public static final LocalServers SERVERS = new LocalServers(
-    (dir, database, user, port, durable) -> LocalServers.loopback(
-      EmbeddedPg.start(dir, database, user, port, durable ? Durability.DURABLE : Durability.PROCESS_CRASH_ONLY), EmbeddedPg::port),
+    (dir, database, access, port, durable) -> {
+      LocalServers.PgAccess logins = access.call();
+      return LocalServers.loopback(EmbeddedPg.start(dir, database,
+        new EmbeddedPg.Access(logins.superuserPassword(), logins.logins(), logins.bootstrapSql()), port,
+        durable ? Durability.DURABLE : Durability.PROCESS_CRASH_ONLY), EmbeddedPg::port);
+    },
     (dir, port, adminPassword, users) -> LocalServers.loopback(EmbeddedKafka.start(dir, port, adminPassword, users), EmbeddedKafka::port));
 
   private Embedded() {}

@@ -5,9 +5,11 @@ import ccp.platform.config.ConfigException;
 import ccp.platform.config.Settings;
 import ccp.platform.db.PgClients;
 import ccp.platform.db.PgConfig;
+import ccp.platform.db.PgRoles;
 import ccp.platform.http.Health;
 import ccp.platform.http.ManagementServer;
 import ccp.platform.infra.Infrastructure;
+import ccp.platform.infra.PgCredentials;
 import ccp.platform.kafka.KafkaConfig;
 import ccp.platform.kafka.KafkaCredentials;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -22,6 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -61,15 +64,16 @@ public final class InfraProcess implements AutoCloseable {
     try {
       Settings resolved = infrastructure.settings();
       int port = serveHealth(vertx, resolved).await(30, TimeUnit.SECONDS);
-      LOG.info("Infrastructure ready in {} ms: Kafka on {}, PostgreSQL on {}:{} (database {}, user {}), data in {}, management on port {}."
-          + " Point role processes at it with {}={} {}={} {}={} {}={}, and each role's Kafka password from {}",
+      LOG.info("Infrastructure ready in {} ms: Kafka on {}, PostgreSQL on {}:{} (database {}), data in {}, management on port {}."
+          + " Point role processes at it with {}={} {}={} {}={} {}={}, each role's Kafka password from {}, and its"
+          + " PostgreSQL password from {} as {}",
         (System.nanoTime() - began) / 1_000_000, resolved.text("kafka.bootstrap"), resolved.text("pg.host"),
-        resolved.integer("pg.port"), resolved.text("pg.database"), resolved.text("pg.user"),
-        resolved.dataDir().toAbsolutePath(), port,
+        resolved.integer("pg.port"), resolved.text("pg.database"), resolved.dataDir().toAbsolutePath(), port,
         Settings.envName("kafka.bootstrap"), resolved.text("kafka.bootstrap"), Settings.envName("pg.host"),
         resolved.text("pg.host"), Settings.envName("pg.port"), resolved.integer("pg.port"),
         Settings.envName("jwt.jwks-url"), resolved.text("jwt.jwks-url"),
-        resolved.dataDir().resolve(KafkaCredentials.FILE).toAbsolutePath());
+        resolved.dataDir().resolve(KafkaCredentials.FILE).toAbsolutePath(),
+        resolved.dataDir().resolve(PgCredentials.FILE), Settings.envName(PgRoles.passwordKey("<role>")));
       return new InfraProcess(infrastructure, vertx, port);
     } catch (Exception e) {
       vertx.close().await(10, TimeUnit.SECONDS);
@@ -80,11 +84,13 @@ public final class InfraProcess implements AutoCloseable {
 
   private static Future<Integer> serveHealth(Vertx vertx, Settings settings) throws IOException {
     Health health = new Health(vertx);
-    SqlClient sql = PgClients.pipelined(vertx, PgConfig.from(settings));
-    // The broker's operator: the super user, whose password the infrastructure keeps in the data directory.
+    // The infra holds the servers: it probes the database as its superuser and the broker as its super user, whose
+    // passwords it keeps in the data directory; no role's login.
+    SqlClient sql = PgClients.pipelined(vertx, new PgConfig(settings.text("pg.host"), settings.integer("pg.port"),
+      settings.text("pg.database"), PgCredentials.SUPERUSER, PgCredentials.inDataDir(settings.dataDir()).superuserPassword(), 1));
     KafkaAdminClient admin = KafkaAdminClient.create(vertx, KafkaConfig.client(settings.text("kafka.bootstrap"), "admin",
       KafkaCredentials.read(settings.dataDir()).admin()));
-    health.readyWhenPostgresAnswers(sql);
+    health.readyWhenPostgresAnswers(Map.of(PgCredentials.SUPERUSER, sql));
     health.readiness().register("kafka", 2_000, promise -> admin.describeCluster()
       .onSuccess(cluster -> promise.complete(Status.OK(new JsonObject().put("brokers", cluster.getNodes().size()))))
       .onFailure(err -> promise.complete(Status.KO(new JsonObject().put("error", err.getMessage())))));

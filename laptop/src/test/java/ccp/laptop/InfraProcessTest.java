@@ -2,6 +2,7 @@ package ccp.laptop;
 
 import ccp.app.Role;
 import ccp.platform.config.Settings;
+import ccp.platform.infra.PgCredentials;
 import ccp.platform.kafka.KafkaCredentials;
 import ccp.support.Db;
 import ccp.support.Http;
@@ -49,16 +50,23 @@ class InfraProcessTest {
       assertThat(Db.strings(infra.settings(), "SELECT setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', "
         + "'full_page_writes') ORDER BY name")).containsExactly("on", "on", "on");
 
-      // What bin/cluster gives a role process: the infra's addresses, the issuer's JWK Set URL, the peer keys and its
-      // Kafka password (read from the data directory), its own ports.
+      // What bin/cluster gives a role process: the infra's addresses, the issuer's JWK Set URL, the peer keys and the
+      // roles' Kafka and PostgreSQL passwords (read from the data directory), its own ports.
       String gestorKafka = KafkaCredentials.read(dir).roles().get("gestor");
+      String seguridadKafka = KafkaCredentials.read(dir).roles().get("seguridad");
       assertThat(Files.getPosixFilePermissions(dir.resolve(KafkaCredentials.FILE))).containsOnly(OWNER_READ, OWNER_WRITE);
-      Settings roles = own.with(Map.of("kafka.bootstrap", infra.settings().text("kafka.bootstrap"), "pg.host", "127.0.0.1",
-        "pg.port", infra.settings().integer("pg.port"), "jwt.jwks-url", jwksUrl,
-        "peer.jwks", Files.readString(dir.resolve("peer-keys/jwks.json")), "kafka.password.gestor", gestorKafka,
-        "gateway.port", SharedInfra.freePort(), "gestor.port", SharedInfra.freePort(),
-        "management.port", SharedInfra.freePort(), "http.instances", 1));
-      try (RunningApp app = RunningApp.start(roles, Set.of(Role.GATEWAY, Role.GESTOR))) {
+      assertThat(Files.getPosixFilePermissions(dir.resolve(PgCredentials.FILE))).as("only its owner reads the passwords")
+        .containsOnly(OWNER_READ, OWNER_WRITE);
+      Settings roles = own.with(PgCredentials.inDataDir(dir).settings())
+        .with(Map.of("kafka.bootstrap", infra.settings().text("kafka.bootstrap"), "pg.host", "127.0.0.1",
+          "pg.port", infra.settings().integer("pg.port"), "jwt.jwks-url", jwksUrl,
+          "peer.jwks", Files.readString(dir.resolve("peer-keys/jwks.json")),
+          "peer.private-key", Files.readString(dir.resolve("peer-keys/seguridad.jwk")),
+          "kafka.password.gestor", gestorKafka, "kafka.password.seguridad", seguridadKafka))
+        .with(Map.of("gateway.port", SharedInfra.freePort(), "gestor.port", SharedInfra.freePort(),
+          "seguridad.port", SharedInfra.freePort(), "management.port", SharedInfra.freePort(), "http.instances", 1));
+      // The gateway reads the Lista de revocación, which the seguridad role's migrations create: it runs too, as in bin/cluster.
+      try (RunningApp app = RunningApp.start(roles, Set.of(Role.GATEWAY, Role.GESTOR, Role.SEGURIDAD))) {
         String token = TestTokens.devIssuer(app.app().vertx(), dir).valid("vendedor-7", "VENDEDOR");
         Http.Response opened = Http.post(app.gatewayUrl() + "/v1/sesiones", token, "{\"huella\":\"telefono-infra\"}");
         assertThat(opened.status()).as(opened.body()).isEqualTo(201);

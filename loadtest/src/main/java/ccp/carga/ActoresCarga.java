@@ -4,6 +4,7 @@ import ccp.platform.config.ConfigException;
 import ccp.platform.config.Settings;
 import ccp.platform.db.PgClients;
 import ccp.platform.db.PgConfig;
+import ccp.platform.infra.PgCredentials;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
@@ -35,15 +36,16 @@ public final class ActoresCarga {
   }
 
   /**
-   * Registers {@code prefijo0} … {@code prefijo(n-1)} as CONSULTA actors in the database {@code settings} name, or,
-   * with {@code pg.host} empty, in the embedded PostgreSQL running from the data directory.
+   * Registers {@code prefijo0} … {@code prefijo(n-1)} as CONSULTA actors in the database {@code settings} name, as the
+   * directory's owner (the gestor login), or, with {@code pg.host} empty, in the embedded PostgreSQL running from the
+   * data directory, with the password the data directory keeps.
    */
   public static void registrar(Settings settings, String prefijo, int n) throws Exception {
     if (n == 0) return;
     Settings database = settings.embeddedPostgres() ? embedded(settings) : settings;
     Vertx vertx = Vertx.vertx();
     try {
-      SqlClient sql = PgClients.pipelined(vertx, PgConfig.from(database));
+      SqlClient sql = PgClients.pipelined(vertx, PgConfig.of(database, "gestor"));
       sql.preparedQuery(REGISTRAR).execute(Tuple.of(prefijo, n)).await(30, TimeUnit.SECONDS);
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);
@@ -59,6 +61,7 @@ public final class ActoresCarga {
         + pid.toAbsolutePath().getParent() + ": start the system from this directory, set " + Settings.envName("pg.host")
         + " and " + Settings.envName("pg.port") + " to its database, or pass --improper=0");
     }
-    return settings.with(Map.of("pg.host", "127.0.0.1", "pg.port", Integer.parseInt(lines.get(3).trim())));
+    return settings.with(PgCredentials.inDataDir(settings.dataDir()).settings())
+      .with(Map.of("pg.host", "127.0.0.1", "pg.port", Integer.parseInt(lines.get(3).trim())));
   }
 }

@@ -1,5 +1,6 @@
 package ccp.platform.config;
 
+import ccp.platform.db.PgRoles;
 import io.vertx.core.json.JsonObject;
 
 import java.net.URI;
@@ -43,8 +44,8 @@ public final class Settings {
     text("pg.host", v -> true, "a host name, or empty for the embedded PostgreSQL");
     integer("pg.port", 1, 65535);
     text("pg.database", v -> v.matches("[A-Za-z_][A-Za-z0-9_]*"), "an SQL identifier");
-    text("pg.user", v -> v.matches("[A-Za-z_][A-Za-z0-9_]*"), "an SQL identifier");
-    text("pg.password", v -> true, "a password");
+    // Each process group's own login role (PgRoles); empty: none configured, which only the embedded PostgreSQL fills.
+    for (String role : PgRoles.LOGIN) text(PgRoles.passwordKey(role), v -> true, "the role's password");
     integer("pg.pool-size", 1, 512);
     integer("infra.kafka-port", 0, 65535);
     integer("infra.pg-port", 0, 65535);

@@ -1,12 +1,14 @@
 package ccp.platform.http;
 
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.healthchecks.HealthChecks;
 import io.vertx.ext.healthchecks.Status;
 import io.vertx.sqlclient.SqlClient;
 
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -34,11 +36,17 @@ public final class Health {
     }));
   }
 
-  /** Ready while the database answers a query ({@code postgresql}): a check no verticle owns. */
-  public void readyWhenPostgresAnswers(SqlClient sql) {
-    ready.register("postgresql", CHECK_TIMEOUT_MS, promise -> sql.query("SELECT 1").execute()
-      .onSuccess(rows -> promise.complete(Status.OK()))
-      .onFailure(err -> promise.complete(Status.KO(new JsonObject().put("error", err.getMessage())))));
+  /**
+   * Ready while the database answers a query on each client ({@code postgresql}; by name, e.g. each role's login): a
+   * check no verticle owns.
+   */
+  public void readyWhenPostgresAnswers(Map<String, SqlClient> clients) {
+    ready.register("postgresql", CHECK_TIMEOUT_MS, promise -> {
+      JsonObject errors = new JsonObject();
+      Future.join(clients.entrySet().stream().map(c -> c.getValue().query("SELECT 1").execute()
+          .onFailure(err -> errors.put(c.getKey(), err.getMessage()))).toList())
+        .onComplete(done -> promise.complete(errors.isEmpty() ? Status.OK() : Status.KO(new JsonObject().put("error", errors))));
+    });
   }
 
   /** The readiness checks: for the management server, and for checks no verticle owns (the database). */

@@ -22,7 +22,8 @@ import java.util.Map;
  * The broker and database a process uses: the configured ones, or — where the configuration leaves them unset —
  * servers started in this JVM by {@link LocalServers}. The production artifact has none ({@link LocalServers#NONE}):
  * it refuses to start without {@code kafka.bootstrap} and {@code pg.host}. The laptop jar and the tests plug in the
- * embedded Kafka and PostgreSQL. Beside the embedded PostgreSQL (a laptop, never production) the keys left unset get
+ * embedded Kafka and PostgreSQL; the embedded PostgreSQL's role passwords ({@link PgCredentials}) replace the
+ * configured {@code pg.password.*}. Beside the embedded PostgreSQL (a laptop, never production) the keys left unset get
  * development ones from the data directory: an empty {@code jwt.jwks-url} the {@link DevIssuer}'s JWK Set, served on
  * loopback by a {@link JwksEndpoint}; an empty {@code peer.jwks} and {@code peer.private-key} the {@link DevPeerKeys}.
  * The embedded broker gets the {@link KafkaCredentials} of the data directory, and once it has started, its users,
@@ -57,10 +58,11 @@ public final class Infrastructure implements AutoCloseable {
     try {
       if (settings.embeddedPostgres()) {
         LocalServers.Running pg = local.postgres().start(settings.dataDir().resolve("postgres"), settings.text("pg.database"),
-          settings.text("pg.user"), pgPort, settings.flag("infra.pg-durable"));
+          () -> PgCredentials.inDataDir(settings.dataDir()).access(), pgPort, settings.flag("infra.pg-durable"));
         started.add(pg.server());
         resolved.put("pg.host", pg.host());
         resolved.put("pg.port", pg.port());
+        resolved.putAll(PgCredentials.inDataDir(settings.dataDir()).settings());
       }
       // After the database: an artifact that starts none has failed above without writing a key.
       if (settings.embeddedPostgres()) developmentKeys(settings, issuerPort, started, resolved);

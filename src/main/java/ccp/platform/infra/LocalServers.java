@@ -2,6 +2,7 @@ package ccp.platform.infra;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.function.ToIntFunction;
 
 /**
@@ -16,7 +17,7 @@ public record LocalServers(Postgres postgres, Kafka kafka) {
 
   /** The production artifact's: configuring both servers is required. */
   public static final LocalServers NONE = new LocalServers(
-    (dir, database, user, port, durable) -> {
+    (dir, database, access, port, durable) -> {
       throw Infrastructure.missing("PostgreSQL", "pg.host");
     },
     NO_KAFKA);
@@ -39,13 +40,20 @@ public record LocalServers(Postgres postgres, Kafka kafka) {
     return new Running("127.0.0.1", port.applyAsInt(server), server);
   }
 
+  /**
+   * Who may log in to a local PostgreSQL: the superuser's password, each login role's, and the superuser's SQL that
+   * creates the roles, schemas and group roles ({@code db/bootstrap.sql}), run at every start (it is idempotent).
+   */
+  public record PgAccess(String superuserPassword, Map<String, String> logins, String bootstrapSql) {}
+
   @FunctionalInterface
   public interface Postgres {
     /**
-     * Keeps its data in {@code dir}; {@code database} and {@code user} exist once started; port 0: a free one;
-     * {@code durable}: each commit is flushed to disk before it is acknowledged.
+     * Keeps its data in {@code dir}; {@code database} and the roles of {@code access} (read when the server starts, so
+     * that an artifact that starts none writes no password) exist once started, each login only with its password;
+     * port 0: a free one; {@code durable}: each commit is flushed to disk before it is acknowledged.
      */
-    Running start(Path dir, String database, String user, int port, boolean durable) throws Exception;
+    Running start(Path dir, String database, Callable<PgAccess> access, int port, boolean durable) throws Exception;
   }
 
   @FunctionalInterface

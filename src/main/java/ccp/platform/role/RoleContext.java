@@ -1,5 +1,6 @@
 package ccp.platform.role;
 
+import ccp.platform.db.PgConfig;
 import ccp.platform.http.ApiRouter;
 import ccp.platform.http.Health;
 import ccp.platform.http.HttpConfig;
@@ -22,11 +23,14 @@ import io.vertx.sqlclient.SqlClient;
 import java.util.function.Supplier;
 
 /**
- * What a role's verticles are built from, the same for every role of a process: its Vert.x, database client, meters,
- * health, token checks, the shared HTTP and Kafka settings, and the App's revocation check; and the role's own Kafka identity. A role's own settings
- * come to its facade as a typed record. A process holds only the key material its roles use: no App verifier unless a role
- * serves HTTP, no peer verifier unless one receives role-to-role calls, no signer unless one makes them (null).
+/**
+ * What a role's verticles are built from: its own database login role ({@code db}) and its client of it ({@code sql}),
+ * its App revocation check on that client, its own Kafka identity; and, shared by every role of the process, its
+ * Vert.x, meters, health, token checks and HTTP settings. A role's own settings come to its facade as a typed record. A
+ * process holds only the key material its roles use: no App verifier unless a role serves HTTP, no peer verifier unless
+ * one receives role-to-role calls, no signer unless one makes them (null).
  *
+ * @param db       where the role's own connections go, as its login role (a dedicated connection, e.g. a session lock)
  * @param tokens   the App's token verifier (the issuer's JWK Set)
  * @param peers    the verifier of role-to-role calls ({@code peer.jwks})
  * @param signer   the calling role's own key ({@code peer.private-key})
@@ -35,13 +39,9 @@ import java.util.function.Supplier;
  * @param vigencia a new handler, per verticle, answering 403 when the request's actor is revoked or blocked (the Lista
  *                 de revocación); its pending lookups are that verticle's state
  */
-public record RoleContext(Vertx vertx, SqlClient sql, MeterRegistry registry, Health health, Tokens tokens, PeerVerifier peers,
-                          PeerSigner signer, HttpConfig http, KafkaConfig kafka, Supplier<Handler<RoutingContext>> vigencia) {
-
-  /** This context for a role of the same process that authenticates to the broker with {@code kafka}. */
-  public RoleContext withKafka(KafkaConfig kafka) {
-    return new RoleContext(vertx, sql, registry, health, tokens, peers, signer, http, kafka, vigencia);
-  }
+public record RoleContext(Vertx vertx, PgConfig db, SqlClient sql, MeterRegistry registry, Health health, Tokens tokens,
+                          PeerVerifier peers, PeerSigner signer, HttpConfig http, KafkaConfig kafka,
+                          Supplier<Handler<RoutingContext>> vigencia) {
 
   public Future<String> deploy(Supplier<VerticleBase> verticle, int instances) {
     return vertx.deployVerticle(verticle, new DeploymentOptions().setInstances(instances));

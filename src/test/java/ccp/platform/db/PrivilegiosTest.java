@@ -1,0 +1,173 @@
+package ccp.platform.db;
+
+import ccp.platform.config.ConfigException;
+import ccp.platform.config.Settings;
+import ccp.support.Db;
+import ccp.support.SharedInfra;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Each process group's login role can do what its code does and nothing more: attacks, as a role's own login, on the
+ * schemas of the others (db/bootstrap.sql and the owners' grant migrations).
+ */
+@DisplayName("PostgreSQL least privilege: each role's login, against the other roles' schemas")
+class PrivilegiosTest {
+
+  private static final String DENIED = "permission denied";
+
+  private static Settings settings;
+
+  /** The shared server, every schema migrated by its owner. */
+  @BeforeAll
+  static void migrated() {
+    settings = SharedInfra.settings();
+  }
+
+  @Test
+  @DisplayName("pedidos reads the Lista de revocación for its App door, but cannot update it, insert into it or delete from it")
+  void pedidosCannotWriteTheRevocationList() throws SQLException {
+    try (Connection pedidos = Db.as(settings, "pedidos"); Statement s = pedidos.createStatement()) {
+      s.executeQuery("SELECT actor, vence_en FROM seguridad.lista_revocacion LIMIT 1").close();
+      assertDenied(s, "UPDATE seguridad.lista_revocacion SET vence_en = now() - interval '1 second'");
+      assertDenied(s, "INSERT INTO seguridad.lista_revocacion (actor, revocado_en, vence_en, motivo, id_escritura) "
+        + "VALUES ('vendedor-x', now(), now(), 'ataque', gen_random_uuid())");
+      assertDenied(s, "DELETE FROM seguridad.lista_revocacion");
+    }
+  }
+
+  @Test
+  @DisplayName("the gateway reads an actor's block and profile, but cannot unblock an actor, add one, or read more of it")
+  void gatewayCannotWriteTheActors() throws SQLException {
+    try (Connection gateway = Db.as(settings, "gateway"); Statement s = gateway.createStatement()) {
+      s.executeQuery("SELECT id, bloqueado, perfil FROM gestor.actores LIMIT 1").close();
+      assertDenied(s, "UPDATE gestor.actores SET bloqueado = false");
+      assertDenied(s, "INSERT INTO gestor.actores (id, nombre, perfil) VALUES ('intruso', 'Intruso', 'SEGURIDAD')");
+      assertDenied(s, "SELECT nombre FROM gestor.actores LIMIT 1");
+      assertDenied(s, "SELECT * FROM gestor.sesiones LIMIT 1");
+    }
+  }
+
+  @Test
+  @DisplayName("a role creates nothing in another role's schema nor in public")
+  void noRoleCreatesOutsideItsSchemas() throws SQLException {
+    try (Connection pedidos = Db.as(settings, "pedidos"); Statement s = pedidos.createStatement()) {
+      assertDenied(s, "CREATE TABLE seguridad.intrusa (actor text)");
+      assertDenied(s, "CREATE TABLE public.intrusa (actor text)");
+      assertDenied(s, "CREATE FUNCTION gestor.intrusa() RETURNS int LANGUAGE sql AS 'SELECT 1'");
+      assertDenied(s, "CREATE SCHEMA intrusa");
+    }
+  }
+
+  @Test
+  @DisplayName("vigilancia registers signals but cannot move the chain, nor touch the Bandeja")
+  void vigilanciaOnlyWritesTheSignals() throws SQLException {
+    try (Connection vigilancia = Db.as(settings, "vigilancia"); Statement s = vigilancia.createStatement()) {
+      s.executeQuery("SELECT pedido, etapa, intento FROM cadena.registro_senales LIMIT 1").close();
+      assertDenied(s, "UPDATE cadena.cadena_etapa SET estado = 'COMPLETADA'");
+      assertDenied(s, "UPDATE cadena.cadenas SET estado = 'LISTO'");
+      assertDenied(s, "SELECT * FROM cadena.bandeja LIMIT 1");
+      assertDenied(s, "DELETE FROM cadena.registro_senales");
+    }
+  }
+
+  @Test
+  @DisplayName("no login writes a table of another's schema, but vigilancia RegistroSenales: every role, every table")
+  void noRoleWritesAnotherSchema() {
+    List<String> writes = new ArrayList<>();
+    for (String role : PgRoles.LOGIN) {
+      writes.addAll(Db.strings(settings, """
+        SELECT n.nspname || '.' || c.relname || ' ' || p.privilege FROM pg_class c
+        JOIN pg_namespace n ON n.oid = c.relnamespace
+        CROSS JOIN unnest(ARRAY['INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) AS p (privilege)
+        WHERE c.relkind IN ('r', 'p') AND n.nspname IN ('gestor', 'seguridad', 'pedidos', 'cadena', 'facturacion',
+              'inventario', 'despacho', 'lab') AND n.nspname <> ?
+          AND (has_table_privilege(?, c.oid, p.privilege) OR CASE WHEN p.privilege IN ('INSERT', 'UPDATE', 'REFERENCES')
+                THEN has_any_column_privilege(?, c.oid, p.privilege) ELSE false END)""",
+        role, role, role).stream().map(w -> role + " → " + w).toList());
+    }
+    assertThat(writes).containsExactlyInAnyOrder("vigilancia → cadena.registro_senales INSERT",
+      "vigilancia → cadena.registro_senales UPDATE");
+  }
+
+  @Test
+  @DisplayName("the embedded server asks every login for its password: a wrong one is refused, the superuser's too")
+  void wrongPasswordsAreRefused() {
+    String url = "jdbc:postgresql://" + settings.text("pg.host") + ":" + settings.integer("pg.port") + "/" + settings.text("pg.database");
+    for (String user : List.of("postgres", "pedidos")) {
+      assertThatThrownBy(() -> DriverManager.getConnection(url, user, "not-the-password").close())
+        .isInstanceOf(SQLException.class).hasMessageContaining("password authentication failed for user \"" + user + "\"");
+    }
+  }
+
+  @Test
+  @DisplayName("a role whose password the server refuses stops its migrations with one line naming the variable to check")
+  void refusedLoginNamesItsVariable() {
+    PgConfig wrong = new PgConfig(settings.text("pg.host"), settings.integer("pg.port"), settings.text("pg.database"), "pedidos",
+      "not-the-password", 1);
+    assertThatThrownBy(() -> Migrations.migrate(wrong, false, List.of("pedidos")))
+      .isInstanceOf(ConfigException.class)
+      .hasMessageContaining("refuses the login of role 'pedidos'").hasMessageContaining("CCP_PG_PASSWORD_PEDIDOS");
+  }
+
+  @Test
+  @DisplayName("an install from before these roles, everything owned by ccp, is handed to each schema's owner by bootstrap.sql, its rows kept")
+  void bootstrapHandsAnOldInstallToTheOwners() throws SQLException {
+    String database = "antes_" + UUID.randomUUID().toString().substring(0, 8);
+    try (Connection superuser = Db.superuser(settings); Statement s = superuser.createStatement()) {
+      s.execute("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'ccp') THEN CREATE ROLE ccp LOGIN; END IF; END $$");
+      s.execute("CREATE DATABASE " + database + " OWNER ccp");
+    }
+    try {
+      try (Connection old = Db.superuser(settings, database); Statement s = old.createStatement()) {
+        s.execute("SET ROLE ccp");
+        s.execute("CREATE SCHEMA pedidos");
+        s.execute("CREATE TABLE pedidos.pedidos (id bigserial PRIMARY KEY, total integer NOT NULL)");
+        s.execute("INSERT INTO pedidos.pedidos (total) VALUES (7)");
+        s.execute("CREATE FUNCTION pedidos.cuantos() RETURNS bigint LANGUAGE sql AS 'SELECT count(*) FROM pedidos.pedidos'");
+        s.execute("RESET ROLE");
+
+        s.execute(PgRoles.bootstrapSql());
+
+        try (ResultSet owners = s.executeQuery("""
+          SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = 'pedidos'
+          UNION ALL SELECT pg_get_userbyid(relowner) FROM pg_class WHERE relname IN ('pedidos', 'pedidos_id_seq')
+          UNION ALL SELECT pg_get_userbyid(proowner) FROM pg_proc WHERE proname = 'cuantos'""")) {
+          List<String> all = new ArrayList<>();
+          while (owners.next()) all.add(owners.getString(1));
+          assertThat(all).hasSize(4).containsOnly("pedidos");
+        }
+      }
+      try (Connection pedidos = Db.as(settings, "pedidos", database); Statement s = pedidos.createStatement()) {
+        s.execute("INSERT INTO pedidos.pedidos (total) VALUES (8)");
+        try (ResultSet n = s.executeQuery("SELECT pedidos.cuantos()")) {
+          n.next();
+          assertThat(n.getLong(1)).isEqualTo(2);
+        }
+      }
+    } finally {
+      try (Connection superuser = Db.superuser(settings); Statement s = superuser.createStatement()) {
+        s.execute("DROP DATABASE " + database + " WITH (FORCE)");
+      }
+    }
+  }
+
+  private static void assertDenied(Statement s, String sql) {
+    assertThatThrownBy(() -> {
+      if (s.execute(sql)) s.getResultSet().close();
+    }).as(sql).isInstanceOf(SQLException.class).hasMessageContaining(DENIED);
+  }
+}
