@@ -80,8 +80,8 @@ final class ConsumidorEscrituras extends ConsumerVerticle {
 
   /**
    * The writers of the writes pending meanwhile, asked together ({@link Combiner}): one request to the Gestor for a
-   * batch instead of one per write. A 4xx no retry changes makes the write poison (a batch that gets one is asked
-   * again writer by writer, so only the write that causes it goes to {@code cola.fallidos}).
+   * batch instead of one per write. It fails closed: any answer but 200 (a refused key, a 5xx, a timeout) fails the
+   * writes, which the consumer retries with back-off, its offset unmoved; no write is set aside unchecked.
    */
   private Future<Map<String, Boolean>> consultar(List<String> actores) {
     JsonObject pregunta = new JsonObject().put("actores", new JsonArray(new ArrayList<>(actores)));
@@ -93,9 +93,6 @@ final class ConsumidorEscrituras extends ConsumerVerticle {
           puedenEscribir.put(permiso.getString("actor"), permiso.getBoolean("puede_escribir", false));
         }
         return puedenEscribir;
-      })
-      .recover(err -> err instanceof ServiceClient.Failure f && f.isFinal()
-        ? Future.failedFuture(new PoisonMessageException(f.getMessage()))
-        : Future.failedFuture(err));
+      });
   }
 }

@@ -14,6 +14,8 @@ import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.UUID;
@@ -24,7 +26,8 @@ import java.util.function.Supplier;
  * revokes in the Lista de revocación, blocks in the Gestor, compensates in Pedidos and notifies through
  * PublicadorAlertas — in that order, each step recorded before the next. Every step's effect is idempotent and every
  * record is a conditional update, so a reaction resumed after a crash (by this process or the standby) repeats no
- * effect. The reactions in progress are this verticle's own state.
+ * effect. It fails closed: only the callee's definitive answer ends a step; any other answer or none is retried with
+ * back-off, for as long as it takes, the actor revoked meanwhile. The reactions in progress are this verticle's own state.
  */
 final class OrquestadorReaccion extends VerticleBase {
 
@@ -96,44 +99,68 @@ final class OrquestadorReaccion extends VerticleBase {
 
   private Future<Void> siguiente(Reaccion r) {
     return switch (r.paso()) {
-      case ABIERTA -> paso(r, Paso.REVOCADA, () -> registro.revocar(r, config.revocacionHoras()));
-      case REVOCADA -> paso(r, Paso.BLOQUEADA, () -> llamar("gestor", config.gestorUrl(),
-        "/interno/actores/" + ServiceClient.segment(r.actor()) + "/bloqueo", new JsonObject()));
-      case BLOQUEADA -> paso(r, Paso.COMPENSADA, () -> llamar("pedidos", config.pedidosUrl(),
-        "/interno/pedidos/" + ServiceClient.segment(r.pedido()) + "/anulacion",
-        new JsonObject().put("motivo", "escritura indebida (reacción " + r.idEscritura() + ")")));
-      case COMPENSADA -> paso(r, Paso.NOTIFICADA, () -> alertas.accesoIndebido(r));
-      case NOTIFICADA -> Future.succeededFuture();
+      case ABIERTA -> paso(r, Paso.REVOCADA, () -> registro.revocar(r));
+      case REVOCADA -> paso(r, Paso.BLOQUEADA, () -> bloquear(r));
+      case BLOQUEADA -> paso(r, Paso.COMPENSADA, () -> anular(r));
+      case COMPENSADA -> reintentando(r, () -> alertas.accesoIndebido(r))
+        .compose(sigue -> sigue ? registro.terminar(r, config.revocacionHoras()) : Future.succeededFuture(false)).mapEmpty();
+      case NOTIFICADA, LEVANTADA -> Future.succeededFuture();
     };
   }
 
-  /** Runs the step's effect until it succeeds, records it, and goes on — unless another runner recorded it first. */
+  /** Runs the step's effect until it succeeds, records it, and goes on — unless another runner (or a lift) moved it first. */
   private Future<Void> paso(Reaccion r, Paso hecho, Supplier<Future<Void>> efecto) {
-    return reintentando(efecto, r, hecho, 1)
-      .compose(x -> registro.avanzar(r, hecho))
+    return reintentando(r, efecto)
+      .compose(sigue -> sigue ? registro.avanzar(r, hecho) : Future.succeededFuture(false))
       .compose(avanzo -> avanzo ? siguiente(r.en(hecho)) : Future.succeededFuture());
   }
 
-  private Future<Void> reintentando(Supplier<Future<Void>> efecto, Reaccion r, Paso hecho, int intento) {
-    return efecto.get().recover(err -> {
+  /**
+   * True once the effect succeeded; false when the reaction moved meanwhile. Every failure — a refusal, a 5xx, a
+   * timeout — is counted in the reaction's row before the back-off, so a restarted process waits as long as this one
+   * would have; past ASR-2's budget the area and the Bandeja are told once. The step is never skipped.
+   */
+  private Future<Boolean> reintentando(Reaccion r, Supplier<Future<Void>> efecto) {
+    return efecto.get().map(true).recover(err -> {
       if (detenido) return Future.failedFuture(err);
-      long espera = REINTENTO.delayMs(intento);
-      LOG.warn("Reaction {}: step to {} failed ({}); retrying in {} ms", r.idEscritura(), hecho, err.getMessage(), espera);
-      return vertx.timer(espera).compose(x -> reintentando(efecto, r, hecho, intento + 1));
+      String error = String.valueOf(err.getMessage());
+      return registro.fallo(r, error).compose(fallo -> {
+        if (fallo.isEmpty()) return Future.succeededFuture(false);
+        long espera = REINTENTO.delayMs(fallo.get().intentos());
+        LOG.warn("Reaction {}: step after {} failed ({}); retrying in {} ms", r.idEscritura(), r.paso(), error, espera);
+        return avisarSiDetenida(r, fallo.get(), error)
+          .compose(x -> vertx.timer(espera))
+          .compose(x -> reintentando(r, efecto));
+      });
     });
   }
 
-  /**
-   * An unknown actor or order (404) has nothing left to block or annul: the step is done. Another final refusal
-   * (4xx) cannot change with retries either: it is logged and the reaction goes on, so the area is still notified.
-   */
-  private Future<Void> llamar(String rol, String base, String path, JsonObject body) {
-    return servicios.post(rol, base, path, body).<Void>mapEmpty().recover(err -> {
-      if (err instanceof ServiceClient.Failure f && f.isFinal()) {
-        if (f.status() != 404) LOG.error("Reaction step refused for good, going on: {}", f.getMessage());
+  private Future<Void> avisarSiDetenida(Reaccion r, RegistroReacciones.Fallo fallo, String error) {
+    if (fallo.avisada() || Duration.between(r.tDet(), Instant.now()).compareTo(config.asr2Budget()) <= 0) {
+      return Future.succeededFuture();
+    }
+    LOG.error("Reaction {} to {}'s improper write is past ASR-2's budget, stuck after {}: {}", r.idEscritura(), r.actor(),
+      r.paso(), error);
+    return alertas.reaccionDetenida(r, error).compose(x -> registro.avisada(r))
+      .recover(err -> {
+        LOG.warn("Reaction {}: telling the area it is stuck failed ({}); told at the next failure", r.idEscritura(), err.toString());
         return Future.succeededFuture();
-      }
-      return Future.failedFuture(err);
-    });
+      });
+  }
+
+  /** B10. 200 (blocked now or before) ends the step; so does 404 unknown_actor: nobody to block, nor to let in. */
+  private Future<Void> bloquear(Reaccion r) {
+    return servicios.post("gestor", config.gestorUrl(), "/interno/actores/" + ServiceClient.segment(r.actor()) + "/bloqueo",
+      new JsonObject()).<Void>mapEmpty().recover(err -> err instanceof ServiceClient.Failure f && f.status() == 404
+        && "unknown_actor".equals(f.error()) ? Future.succeededFuture() : Future.failedFuture(err));
+  }
+
+  /**
+   * B11. Only 200 (annulled now or before) ends the step: the write was committed with its order, so a 404 means the
+   * call reached the wrong place, not that there is nothing to annul.
+   */
+  private Future<Void> anular(Reaccion r) {
+    return servicios.post("pedidos", config.pedidosUrl(), "/interno/pedidos/" + ServiceClient.segment(r.pedido()) + "/anulacion",
+      new JsonObject().put("motivo", "escritura indebida (reacción " + r.idEscritura() + ")")).mapEmpty();
   }
 }

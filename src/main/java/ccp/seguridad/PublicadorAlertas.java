@@ -12,13 +12,14 @@ import java.time.Instant;
 import java.util.UUID;
 
 /**
- * PublicadorAlertas (A9, later B14): publishes on {@code alerta.seguridad}, key actor. The alert's id derives from
+ * PublicadorAlertas (A9, later B14, and a stuck reaction): publishes on {@code alerta.seguridad}, key actor. The alert's id derives from
  * what caused it, so a cause handled twice yields the same {@code id_alerta} and the Notificador delivers it once.
  */
 final class PublicadorAlertas {
 
   static final String DISPOSITIVO_NO_VALIDO = "DISPOSITIVO_NO_VALIDO";
   static final String ACCESO_INDEBIDO = "ACCESO_INDEBIDO";
+  static final String REACCION_DETENIDA = "REACCION_DETENIDA";
 
   private final EventPublisher publisher;
 
@@ -51,6 +52,31 @@ final class PublicadorAlertas {
       .put("reaccion", "revocado, bloqueado, escritura compensada")
       .put("t_det", reaccion.tDet().toString());
     return publicar(idAlerta, "/seguridad/reaccion", reaccion.actor(), data);
+  }
+
+  /**
+   * A reaction past ASR-2's budget whose next step a peer keeps refusing or not answering: the security area is told
+   * (an alert, without t_det so ASR-2 is not measured as met), and the Bandeja gets an item through {@code cola.fallidos},
+   * the topic the cadena role's ConsumidorBandeja files. Both ids derive from the reaction: told twice, filed once.
+   */
+  Future<Void> reaccionDetenida(RegistroReacciones.Reaccion reaccion, String error) {
+    String idAlerta = idAlerta(REACCION_DETENIDA, reaccion.idEscritura().toString());
+    JsonObject data = new JsonObject()
+      .put("id_alerta", idAlerta)
+      .put("tipo", REACCION_DETENIDA)
+      .put("actor", reaccion.actor())
+      .put("servicio", reaccion.servicio())
+      .put("pedido", reaccion.pedido())
+      .put("id_escritura", reaccion.idEscritura().toString())
+      .put("paso_hecho", reaccion.paso().name())
+      .put("ultimo_error", error)
+      .put("detectada_en", reaccion.tDet().toString());
+    String idItem = idAlerta("BANDEJA:" + REACCION_DETENIDA, reaccion.idEscritura().toString());
+    JsonObject item = data.copy().put("motivo", "reacción a la escritura indebida " + reaccion.idEscritura() + " de "
+      + reaccion.actor() + " detenida tras " + reaccion.paso() + ": " + error + " (el actor sigue revocado)");
+    Envelope bandeja = new Envelope(idItem, EventTypes.REACCION_DETENIDA, "/seguridad/reaccion", Instant.now(), reaccion.actor(), item);
+    return publicar(idAlerta, "/seguridad/reaccion", reaccion.actor(), data)
+      .compose(x -> publisher.publish(Topics.COLA_FALLIDOS, reaccion.actor(), bandeja)).mapEmpty();
   }
 
   private Future<Void> publicar(String idAlerta, String source, String actor, JsonObject data) {

@@ -10,16 +10,34 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
  * RegistroReacciones and the Lista de revocación ({@code seguridad.registro_reacciones}, {@code seguridad.lista_revocacion}):
- * the reaction's persisted progress, and the one writer of the list.
+ * the reaction's persisted progress with its failed tries, and the one writer of the list and of its lifts
+ * ({@code seguridad.levantamientos}).
  */
 final class RegistroReacciones {
 
-  /** The steps of the view's ordered reaction (B7–B13), each the state after it is done. */
-  enum Paso { ABIERTA, REVOCADA, BLOQUEADA, COMPENSADA, NOTIFICADA }
+  /**
+   * The steps of the view's ordered reaction (B7–B13), each the state after it is done; LEVANTADA ends it without
+   * further steps, when a SEGURIDAD person lifted the actor's revocation.
+   */
+  enum Paso { ABIERTA, REVOCADA, BLOQUEADA, COMPENSADA, NOTIFICADA, LEVANTADA }
+
+  /** A failed try of a step, as recorded: the tries so far, and whether the area was already told the reaction is stuck. */
+  record Fallo(int intentos, boolean avisada) {}
+
+  /** What a lift removed and who lifted it ({@code seguridad.levantamientos}). */
+  record Levantamiento(String actor, String levantadoPor, Instant levantadoEn, String motivo, Instant revocadoEn,
+                       String motivoRevocacion, List<UUID> reaccionesDetenidas) {
+    JsonObject toJson() {
+      return new JsonObject().put("actor", actor).put("levantado_por", levantadoPor).put("levantado_en", levantadoEn.toString())
+        .put("motivo", motivo).put("revocado_en", revocadoEn.toString()).put("motivo_revocacion", motivoRevocacion)
+        .put("reacciones_detenidas", reaccionesDetenidas.stream().map(UUID::toString).toList());
+    }
+  }
 
   record Reaccion(UUID idEscritura, String actor, String servicio, String pedido, Instant tDet, Paso paso) {
     JsonObject toJson() {
@@ -43,18 +61,56 @@ final class RegistroReacciones {
     ON CONFLICT (id_escritura) DO NOTHING""";
   private static final String AVANZAR = """
     UPDATE seguridad.registro_reacciones
-    SET paso = $3, actualizada_en = now(),
-        revocada_en = CASE WHEN $3 = 'REVOCADA' THEN now() ELSE revocada_en END,
-        terminada_en = CASE WHEN $3 = 'NOTIFICADA' THEN now() ELSE terminada_en END
+    SET paso = $3, actualizada_en = now(), intentos = 0, ultimo_error = NULL,
+        revocada_en = CASE WHEN $3 = 'REVOCADA' THEN now() ELSE revocada_en END
     WHERE id_escritura = $1 AND paso = $2""";
+  /**
+   * The last step: the reaction is finished, and its actor's revocation starts its hours — unless another reaction of
+   * the same actor is still unfinished, which keeps it in force.
+   */
+  private static final String TERMINAR = """
+    WITH hecho AS (
+           UPDATE seguridad.registro_reacciones SET paso = 'NOTIFICADA', actualizada_en = now(), terminada_en = now()
+           WHERE id_escritura = $1 AND paso = 'COMPENSADA'
+           RETURNING actor),
+         vence AS (
+           UPDATE seguridad.lista_revocacion l SET vence_en = now() + make_interval(hours => $2)
+           WHERE l.actor IN (SELECT actor FROM hecho) AND l.vence_en = 'infinity'
+             AND NOT EXISTS (SELECT 1 FROM seguridad.registro_reacciones o
+                             WHERE o.actor = l.actor AND o.id_escritura <> $1 AND o.paso NOT IN ('NOTIFICADA', 'LEVANTADA')))
+    SELECT count(*) AS terminada FROM hecho""";
+  private static final String FALLO = """
+    UPDATE seguridad.registro_reacciones SET intentos = intentos + 1, ultimo_error = $3, actualizada_en = now()
+    WHERE id_escritura = $1 AND paso = $2
+    RETURNING intentos, detenida_avisada_en IS NOT NULL AS avisada""";
+  private static final String AVISADA = """
+    UPDATE seguridad.registro_reacciones SET detenida_avisada_en = now()
+    WHERE id_escritura = $1 AND detenida_avisada_en IS NULL""";
+  /**
+   * The lift: the revocation goes, the actor's unfinished reactions end (LEVANTADA) and the audit row is written — one
+   * statement, so none of the three happens without the others.
+   */
+  private static final String LEVANTAR = """
+    WITH quitada AS (
+           DELETE FROM seguridad.lista_revocacion WHERE actor = $1
+           RETURNING actor, revocado_en, motivo, id_escritura),
+         detenidas AS (
+           UPDATE seguridad.registro_reacciones SET paso = 'LEVANTADA', actualizada_en = now(), terminada_en = now()
+           WHERE actor IN (SELECT actor FROM quitada) AND paso NOT IN ('NOTIFICADA', 'LEVANTADA')
+           RETURNING id_escritura)
+    INSERT INTO seguridad.levantamientos (actor, levantado_por, motivo, revocado_en, motivo_revocacion, id_escritura,
+                                          reacciones_detenidas)
+    SELECT actor, $2, $3, revocado_en, motivo, id_escritura, ARRAY(SELECT id_escritura FROM detenidas) FROM quitada
+    RETURNING actor, levantado_por, levantado_en, motivo, revocado_en, motivo_revocacion, reacciones_detenidas""";
   private static final String ESTANCADAS = """
     SELECT id_escritura, actor, servicio, pedido, t_det, paso FROM seguridad.registro_reacciones
-    WHERE paso <> 'NOTIFICADA' AND actualizada_en < now() - make_interval(secs => $1::float8 / 1000)
+    WHERE paso NOT IN ('NOTIFICADA', 'LEVANTADA') AND actualizada_en < now() - make_interval(secs => $1::float8 / 1000)
     ORDER BY actualizada_en LIMIT 100""";
+  /** Until the reaction finishes ({@link #TERMINAR}) or a person lifts it ({@link #LEVANTAR}): it never expires meanwhile. */
   private static final String REVOCAR = """
     INSERT INTO seguridad.lista_revocacion (actor, revocado_en, vence_en, motivo, id_escritura)
-    VALUES ($1, now(), now() + make_interval(hours => $2), $3, $4)
-    ON CONFLICT (actor) DO UPDATE SET vence_en = GREATEST(lista_revocacion.vence_en, EXCLUDED.vence_en)""";
+    VALUES ($1, now(), 'infinity', $2, $3)
+    ON CONFLICT (actor) DO UPDATE SET vence_en = 'infinity'""";
 
   private final SqlClient sql;
 
@@ -69,10 +125,41 @@ final class RegistroReacciones {
       .map(rows -> rows.rowCount() == 1);
   }
 
-  /** Records that {@code hecho} is done; false if another runner recorded it first. */
+  /** Records that {@code hecho} is done (its failed tries start again from none); false if another runner recorded it first. */
   Future<Boolean> avanzar(Reaccion r, Paso hecho) {
     return sql.preparedQuery(AVANZAR).execute(Tuple.of(r.idEscritura(), r.paso().name(), hecho.name()))
       .map(rows -> rows.rowCount() == 1);
+  }
+
+  /** B13 recorded: the reaction is finished; false if another runner recorded it first (or it was lifted). */
+  Future<Boolean> terminar(Reaccion r, int revocacionHoras) {
+    return sql.preparedQuery(TERMINAR).execute(Tuple.of(r.idEscritura(), revocacionHoras))
+      .map(rows -> rows.iterator().next().getLong("terminada") == 1);
+  }
+
+  /** Counts a failed try of the step after {@code r.paso()}; empty if the reaction moved meanwhile (another runner, a lift). */
+  Future<Optional<Fallo>> fallo(Reaccion r, String error) {
+    return sql.preparedQuery(FALLO).execute(Tuple.of(r.idEscritura(), r.paso().name(), error)).map(rows -> {
+      if (rows.rowCount() == 0) return Optional.empty();
+      Row row = rows.iterator().next();
+      return Optional.of(new Fallo(row.getInteger("intentos"), row.getBoolean("avisada")));
+    });
+  }
+
+  /** The area and the Bandeja were told the reaction is stuck. */
+  Future<Void> avisada(Reaccion r) {
+    return sql.preparedQuery(AVISADA).execute(Tuple.of(r.idEscritura())).mapEmpty();
+  }
+
+  /** Lifts {@code actor}'s revocation on behalf of {@code por}; empty when the actor is not revoked. */
+  Future<Optional<Levantamiento>> levantar(String actor, String por, String motivo) {
+    return sql.preparedQuery(LEVANTAR).execute(Tuple.of(actor, por, motivo)).map(rows -> {
+      if (rows.rowCount() == 0) return Optional.empty();
+      Row row = rows.iterator().next();
+      return Optional.of(new Levantamiento(row.getString("actor"), row.getString("levantado_por"),
+        row.getOffsetDateTime("levantado_en").toInstant(), row.getString("motivo"), row.getOffsetDateTime("revocado_en").toInstant(),
+        row.getString("motivo_revocacion"), List.of(row.getArrayOfUUIDs("reacciones_detenidas"))));
+    });
   }
 
   /** Reactions not finished and not moved for {@code quietMs}: their runner died (or never started). */
@@ -87,10 +174,10 @@ final class RegistroReacciones {
     });
   }
 
-  /** B8–B9: one upsert into the Lista de revocación; a later expiry never shortens an earlier one. */
-  Future<Void> revocar(Reaccion r, int horas) {
+  /** B8–B9: one upsert into the Lista de revocación, in force until the reaction finishes. */
+  Future<Void> revocar(Reaccion r) {
     return sql.preparedQuery(REVOCAR)
-      .execute(Tuple.of(r.actor(), horas, "escritura indebida en " + r.servicio() + " (pedido " + r.pedido() + ")", r.idEscritura()))
+      .execute(Tuple.of(r.actor(), "escritura indebida en " + r.servicio() + " (pedido " + r.pedido() + ")", r.idEscritura()))
       .mapEmpty();
   }
 }

@@ -21,22 +21,26 @@ import java.util.Map;
  */
 public final class ServiceClient {
 
-  /** A non-2xx answer of another role. */
+  /**
+   * A non-2xx answer of another role, with the {@code error} code of its body (null when it has none). Whether an
+   * answer means "done" or "try again" is the caller's to decide, per endpoint.
+   */
   public static final class Failure extends RuntimeException {
     private final int status;
+    private final String error;
 
-    Failure(int status, String message) {
+    Failure(int status, String error, String message) {
       super(message, null, false, false);
       this.status = status;
+      this.error = error;
     }
 
     public int status() {
       return status;
     }
 
-    /** A 4xx that no retry will change (not 408 or 429). */
-    public boolean isFinal() {
-      return status >= 400 && status < 500 && status != 408 && status != 429;
+    public String error() {
+      return error;
     }
   }
 
@@ -66,8 +70,16 @@ public final class ServiceClient {
     HttpRequest<Buffer> request = client.postAbs(baseUrl + path).timeout(timeoutMs).bearerTokenAuthentication(token(callee));
     return request.sendJsonObject(body).compose(response -> response.statusCode() / 100 == 2
       ? Future.succeededFuture(response.bodyAsJsonObject())
-      : Future.failedFuture(new Failure(response.statusCode(), request.method() + " " + request.uri() + " answered "
+      : Future.failedFuture(new Failure(response.statusCode(), errorCode(response.bodyAsString()), request.method() + " " + request.uri() + " answered "
           + response.statusCode() + ": " + response.bodyAsString())));
+  }
+
+  private static String errorCode(String body) {
+    try {
+      return body == null ? null : new JsonObject(body).getString("error");
+    } catch (RuntimeException notJson) {
+      return null;
+    }
   }
 
   /** One token per role called, signed again when half its life has passed. */

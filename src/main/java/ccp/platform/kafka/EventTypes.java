@@ -12,6 +12,8 @@ public final class EventTypes {
   public static final String REINTENTO = "ccp.cadena.reintento";
   public static final String ESCALADA = "ccp.cadena.escalada";
   public static final String MENSAJE_FALLIDO = "ccp.mensaje.fallido";
+  /** On {@code cola.fallidos}: a reaction to an improper write that a peer keeps refusing, for the Bandeja. */
+  public static final String REACCION_DETENIDA = "ccp.reaccion.detenida";
 
   /** The {@code operacion} of an {@code escritura.realizada}: the App's order, and the Reacción's annulment of one. */
   public static final String CREAR_PEDIDO = "CREAR_PEDIDO";
