@@ -61,6 +61,7 @@ final class HiloPeticion extends VerticleBase {
       () -> router.route("/v1/bandeja*").handler(ctx -> reenviar(ctx, config.cadenaUrl())));
     router.put("/v1/dispositivos/:vendedor").handler(ctx -> reenviar(ctx, config.seguridadUrl()));
     router.get("/v1/alertas").handler(ctx -> reenviar(ctx, config.seguridadUrl()));
+    router.post("/v1/revocaciones/:actor/levantamiento").handler(ctx -> reenviar(ctx, config.seguridadUrl()));
     return role.listen(vertx, router, config.port(), role.httpInstances());
   }
 
