@@ -13,7 +13,10 @@ import ccp.seguridad.RegistroReacciones.Reaccion;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,30 +28,35 @@ import java.util.UUID;
 /**
  * ConsumidorEscrituras of the Detector de escrituras indebidas (B3–B6): takes each committed write from
  * {@code cola.detector}, asks the Gestor for the writer's current permissions (B5) and, if the write did not fit them,
- * asks the Reacción (B6, t_det). Its offset moves only once the reaction is durably open.
+ * asks the Reacción (B6, t_det). Its offset moves only once the reaction is durably open. It fails closed: a write
+ * whose writer the Gestor cannot be asked about is retried until it can, never set aside unchecked.
  */
 final class ConsumidorEscrituras extends ConsumerVerticle {
 
   static final String COLA = "cola.detector";
+  private static final Logger LOG = LoggerFactory.getLogger(ConsumidorEscrituras.class);
   private static final Set<String> SERVICIOS = Set.of("pedidos");
 
   private final RoleContext role;
-  private final String gestorUrl;
-  private final int loteMax;
+  private final SeguridadConfig config;
   private ServiceClient gestor;
   private Combiner<String, String, Boolean> permisos;
+  private PublicadorAlertas alertas;
+  /** Since when the Gestor's answers fail, without one success since; null while they succeed. */
+  private Instant fallandoDesde;
+  private boolean avisada;
 
-  ConsumidorEscrituras(RoleContext role, String gestorUrl, int loteMax) {
+  ConsumidorEscrituras(RoleContext role, SeguridadConfig config) {
     super(role.kafka(), role.health(), COLA, Topics.ESCRITURA_REALIZADA);
     this.role = role;
-    this.gestorUrl = gestorUrl;
-    this.loteMax = loteMax;
+    this.config = config;
   }
 
   @Override
   protected void prepare() {
     gestor = new ServiceClient(vertx, role.http(), role.signer());
-    permisos = new Combiner<>(loteMax, actor -> actor, this::consultar);
+    permisos = new Combiner<>(config.detectorLoteMax(), actor -> actor, this::consultar);
+    alertas = new PublicadorAlertas(publisher());
   }
 
   @Override
@@ -66,16 +74,31 @@ final class ConsumidorEscrituras extends ConsumerVerticle {
     if (!EventTypes.CREAR_PEDIDO.equals(escritura.textOf("operacion"))) return Future.succeededFuture();
     String actor = escritura.textOf("actor");
     String pedido = escritura.textOf("pedido");
-    return permitida(actor).compose(permitida -> {
+    return permitida(actor, idEscritura).compose(permitida -> {
       if (permitida) return Future.succeededFuture();
       Reaccion reaccion = new Reaccion(idEscritura, actor, servicio, pedido, Instant.now(), Paso.ABIERTA);
       return vertx.eventBus().<JsonObject>request(OrquestadorReaccion.DIRECCION, reaccion.toJson()).mapEmpty();
     });
   }
 
-  /** B5. A writer the Gestor does not know had no right to write either. */
-  private Future<Boolean> permitida(String actor) {
-    return permisos.submit(actor).map(Boolean.TRUE::equals);
+  /**
+   * B5. A writer the Gestor does not know had no right to write either. When the Gestor's answers have failed for longer
+   * than ASR-2's budget, the area and the Bandeja are told once, until an answer succeeds again.
+   */
+  private Future<Boolean> permitida(String actor, UUID idEscritura) {
+    return permisos.submit(actor).map(Boolean.TRUE::equals).onSuccess(x -> {
+      fallandoDesde = null;
+      avisada = false;
+    }).onFailure(err -> {
+      Instant ahora = Instant.now();
+      if (fallandoDesde == null) fallandoDesde = ahora;
+      if (avisada || Duration.between(fallandoDesde, ahora).compareTo(config.asr2Budget()) <= 0) return;
+      avisada = true;
+      alertas.deteccionDetenida(actor, idEscritura.toString(), fallandoDesde, String.valueOf(err.getMessage())).onFailure(e -> {
+        LOG.warn("Telling the area the Detector is stuck failed ({}); told at the next failure", e.toString());
+        avisada = false;
+      });
+    });
   }
 
   /**
@@ -85,7 +108,7 @@ final class ConsumidorEscrituras extends ConsumerVerticle {
    */
   private Future<Map<String, Boolean>> consultar(List<String> actores) {
     JsonObject pregunta = new JsonObject().put("actores", new JsonArray(new ArrayList<>(actores)));
-    return gestor.post("gestor", gestorUrl, "/interno/actores/permisos", pregunta)
+    return gestor.post("gestor", config.gestorUrl(), "/interno/actores/permisos", pregunta)
       .map(respuesta -> {
         Map<String, Boolean> puedenEscribir = new HashMap<>();
         for (Object p : respuesta.getJsonArray("permisos")) {

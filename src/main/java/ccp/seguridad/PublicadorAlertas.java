@@ -20,6 +20,7 @@ final class PublicadorAlertas {
   static final String DISPOSITIVO_NO_VALIDO = "DISPOSITIVO_NO_VALIDO";
   static final String ACCESO_INDEBIDO = "ACCESO_INDEBIDO";
   static final String REACCION_DETENIDA = "REACCION_DETENIDA";
+  static final String DETECCION_DETENIDA = "DETECCION_DETENIDA";
 
   private final EventPublisher publisher;
 
@@ -55,15 +56,11 @@ final class PublicadorAlertas {
   }
 
   /**
-   * A reaction past ASR-2's budget whose next step a peer keeps refusing or not answering: the security area is told
-   * (an alert, without t_det so ASR-2 is not measured as met), and the Bandeja gets an item through {@code cola.fallidos},
-   * the topic the cadena role's ConsumidorBandeja files. Both ids derive from the reaction: told twice, filed once.
+   * A reaction past ASR-2's budget whose next step a peer keeps refusing or not answering (no t_det, so ASR-2 is not
+   * measured as met).
    */
   Future<Void> reaccionDetenida(RegistroReacciones.Reaccion reaccion, String error) {
-    String idAlerta = idAlerta(REACCION_DETENIDA, reaccion.idEscritura().toString());
     JsonObject data = new JsonObject()
-      .put("id_alerta", idAlerta)
-      .put("tipo", REACCION_DETENIDA)
       .put("actor", reaccion.actor())
       .put("servicio", reaccion.servicio())
       .put("pedido", reaccion.pedido())
@@ -71,12 +68,34 @@ final class PublicadorAlertas {
       .put("paso_hecho", reaccion.paso().name())
       .put("ultimo_error", error)
       .put("detectada_en", reaccion.tDet().toString());
-    String idItem = idAlerta("BANDEJA:" + REACCION_DETENIDA, reaccion.idEscritura().toString());
-    JsonObject item = data.copy().put("motivo", "reacción a la escritura indebida " + reaccion.idEscritura() + " de "
-      + reaccion.actor() + " detenida tras " + reaccion.paso() + ": " + error + " (el actor sigue revocado)");
-    Envelope bandeja = new Envelope(idItem, EventTypes.REACCION_DETENIDA, "/seguridad/reaccion", Instant.now(), reaccion.actor(), item);
-    return publicar(idAlerta, "/seguridad/reaccion", reaccion.actor(), data)
-      .compose(x -> publisher.publish(Topics.COLA_FALLIDOS, reaccion.actor(), bandeja)).mapEmpty();
+    return detenida(REACCION_DETENIDA, "/seguridad/reaccion", reaccion.idEscritura().toString(), data, "reacción a la escritura indebida "
+      + reaccion.idEscritura() + " de " + reaccion.actor() + " detenida tras " + reaccion.paso() + ": " + error
+      + " (el actor sigue revocado)");
+  }
+
+  /** The Detector has not been able to check writes against the Gestor for longer than ASR-2's budget. */
+  Future<Void> deteccionDetenida(String actor, String idEscritura, Instant desde, String error) {
+    JsonObject data = new JsonObject()
+      .put("actor", actor)
+      .put("id_escritura", idEscritura)
+      .put("sin_verificar_desde", desde.toString())
+      .put("ultimo_error", error);
+    return detenida(DETECCION_DETENIDA, "/seguridad/detector", desde + "/" + idEscritura, data, "el Detector no puede verificar escrituras desde "
+      + desde + " (la primera: " + idEscritura + " de " + actor + "): " + error + "; ninguna se descarta, se reintentan");
+  }
+
+  /**
+   * Told to the security area (an alert) and to the Bandeja (an item through {@code cola.fallidos}, the topic the cadena
+   * role's ConsumidorBandeja files, with {@code motivo}). Both ids derive from the cause: told twice, filed once.
+   */
+  private Future<Void> detenida(String tipo, String source, String causa, JsonObject data, String motivo) {
+    String idAlerta = idAlerta(tipo, causa);
+    String actor = data.getString("actor");
+    JsonObject alerta = data.copy().put("id_alerta", idAlerta).put("tipo", tipo);
+    Envelope item = new Envelope(idAlerta("BANDEJA:" + tipo, causa), EventTypes.REACCION_DETENIDA, source,
+      Instant.now(), actor, alerta.copy().put("motivo", motivo));
+    return publicar(idAlerta, source, actor, alerta)
+      .compose(x -> publisher.publish(Topics.COLA_FALLIDOS, actor, item)).mapEmpty();
   }
 
   private Future<Void> publicar(String idAlerta, String source, String actor, JsonObject data) {

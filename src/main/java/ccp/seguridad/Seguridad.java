@@ -16,7 +16,7 @@ public final class Seguridad {
     // The Reacción listens before the Detector can ask it.
     return role.deploy(() -> new OrquestadorReaccion(role, config), 1).compose(reaccion -> Future.all(
       role.deploy(() -> new ConsumidorSesiones(role), 1),
-      role.deploy(() -> new ConsumidorEscrituras(role, config.gestorUrl(), config.detectorLoteMax()), 1),
+      role.deploy(() -> new ConsumidorEscrituras(role, config), 1),
       role.deploy(() -> new ConsumidorAlertas(role, config), 1),
       role.deploy(() -> new ApiSeguridad(role, config.port()), 1)
     )).mapEmpty();

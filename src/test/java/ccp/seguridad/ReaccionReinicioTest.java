@@ -38,12 +38,12 @@ class ReaccionReinicioTest {
           "SELECT count(*) FROM pedidos.outbox WHERE clave = ? AND enviado_en IS NOT NULL", pedido), n -> n == 1);
       }
 
-      String vence;
       try (RunningApp primera = RunningApp.start(SharedInfra.process(cluster, Map.of()), Set.of(Role.SEGURIDAD))) {
         await("the reaction stuck before compensating").atMost(Duration.ofSeconds(15))
           .until(() -> Db.strings(cluster, "SELECT paso FROM seguridad.registro_reacciones WHERE actor = ?", consulta),
             pasos -> pasos.equals(List.of("BLOQUEADA")));
-        vence = Db.strings(cluster, "SELECT vence_en::text FROM seguridad.lista_revocacion WHERE actor = ?", consulta).get(0);
+        assertThat(Db.strings(cluster, "SELECT vence_en::text FROM seguridad.lista_revocacion WHERE actor = ?", consulta))
+          .as("in force without end while the reaction is unfinished").containsExactly("infinity");
       }
 
       try (RunningApp pedidos = RunningApp.start(SharedInfra.process(cluster, Map.of()), Set.of(Role.PEDIDOS));
@@ -53,9 +53,12 @@ class ReaccionReinicioTest {
             pasos -> pasos.equals(List.of("NOTIFICADA")));
         await("the alert").atMost(Duration.ofSeconds(10)).until(() -> api.alertas(area, consulta), l -> l.size() == 1);
 
-        // Revoking again would push the expiry forward (now() + the revocation's hours).
-        assertThat(Db.strings(cluster, "SELECT vence_en::text FROM seguridad.lista_revocacion WHERE actor = ?", consulta))
-          .as("the revoke step was not run again").containsExactly(vence);
+        // Finishing starts the revocation's hours; a revoke run after it would have put the expiry back to 'infinity'.
+        assertThat(Db.count(cluster, """
+          SELECT count(*) FROM seguridad.lista_revocacion l JOIN seguridad.registro_reacciones r ON r.actor = l.actor
+          WHERE l.actor = ? AND l.vence_en = r.terminada_en + make_interval(hours => ?)""", consulta,
+          segunda.settings().integer("reaccion.revocacion-horas"))).as("the revocation's hours start when the reaction finishes")
+          .isEqualTo(1);
         assertThat(api.leerPedido(area, pedido).getString("estado")).isEqualTo("ANULADO");
         await("no second alert").atMost(Duration.ofSeconds(5)).during(Duration.ofMillis(500))
           .until(() -> api.alertas(area, consulta).size(), n -> n == 1);

@@ -12,7 +12,7 @@ public final class EventTypes {
   public static final String REINTENTO = "ccp.cadena.reintento";
   public static final String ESCALADA = "ccp.cadena.escalada";
   public static final String MENSAJE_FALLIDO = "ccp.mensaje.fallido";
-  /** On {@code cola.fallidos}: a reaction to an improper write that a peer keeps refusing, for the Bandeja. */
+  /** On {@code cola.fallidos}: the Detector or a reaction that a peer keeps refusing past ASR-2's budget, for the Bandeja. */
   public static final String REACCION_DETENIDA = "ccp.reaccion.detenida";
 
   /** The {@code operacion} of an {@code escritura.realizada}: the App's order, and the Reacción's annulment of one. */
