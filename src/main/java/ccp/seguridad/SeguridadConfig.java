@@ -13,12 +13,14 @@ import java.util.Optional;
  * @param gestorUrl       the Gestor, asked for permissions (B5) and told to block (B10)
  * @param pedidosUrl      Pedidos, told to annul the improper order (B11)
  * @param detectorLoteMax the writers the Detector asks the Gestor about in one request ({@code detector.lote-max})
- * @param revocacionHoras how long the Reacción's revocation lasts ({@code reaccion.revocacion-horas})
+ * @param revocacionHoras how long the Reacción's revocation lasts once its reaction finished; it does not
+ *                        expire before ({@code reaccion.revocacion-horas})
  * @param reanudarTrasMs  a reaction not moved for this long has lost its runner and is resumed
  *                        ({@code reaccion.reanudar-tras-ms})
  * @param webhook         the security area's webhook; absent when {@code notificador.webhook-url} is empty
  * @param asr1Budget      ASR-1's budget, t0 → notified
- * @param asr2Budget      ASR-2's budget, t_det → notified
+ * @param asr2Budget      ASR-2's budget, t_det → notified; past it a reaction (or the Detector) a peer holds is told
+ *                        to the area and the Bandeja
  */
 public record SeguridadConfig(int port, String gestorUrl, String pedidosUrl, int detectorLoteMax, int revocacionHoras,
                               long reanudarTrasMs, Optional<Webhook> webhook, Duration asr1Budget, Duration asr2Budget) {

@@ -38,7 +38,7 @@ class PrivilegiosTest {
   }
 
   @Test
-  @DisplayName("pedidos reads the Lista de revocación for its App door, but cannot update it, insert into it or delete from it")
+  @DisplayName("pedidos reads the Lista de revocación for its App door, but cannot update it, insert into it or delete from it, nor touch its lifts")
   void pedidosCannotWriteTheRevocationList() throws SQLException {
     try (Connection pedidos = Db.as(settings, "pedidos"); Statement s = pedidos.createStatement()) {
       s.executeQuery("SELECT actor, vence_en FROM seguridad.lista_revocacion LIMIT 1").close();
@@ -46,6 +46,10 @@ class PrivilegiosTest {
       assertDenied(s, "INSERT INTO seguridad.lista_revocacion (actor, revocado_en, vence_en, motivo, id_escritura) "
         + "VALUES ('vendedor-x', now(), now(), 'ataque', gen_random_uuid())");
       assertDenied(s, "DELETE FROM seguridad.lista_revocacion");
+      // Nor forge or read the record of who lifted a revocation.
+      assertDenied(s, "SELECT * FROM seguridad.levantamientos LIMIT 1");
+      assertDenied(s, "INSERT INTO seguridad.levantamientos (actor, levantado_por, motivo, revocado_en, motivo_revocacion, "
+        + "id_escritura, reacciones_detenidas) VALUES ('vendedor-x', 'seguridad-x', 'ataque', now(), 'x', gen_random_uuid(), '{}')");
     }
   }
 
