@@ -14,7 +14,7 @@ BEGIN
       EXECUTE format('CREATE ROLE %I LOGIN', nombre);
     END IF;
   END LOOP;
-  FOREACH nombre IN ARRAY ARRAY['lector_revocacion', 'lector_actores', 'monitor_cadena'] LOOP
+  FOREACH nombre IN ARRAY ARRAY['lector_revocacion', 'lector_actores', 'monitor_cadena', 'lector_cadena', 'lector_facturas'] LOOP
     IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = nombre) THEN
       EXECUTE format('CREATE ROLE %I NOLOGIN', nombre);
     END IF;
@@ -25,6 +25,8 @@ END $$;
 GRANT lector_revocacion, lector_actores TO gateway, gestor, seguridad, pedidos, cadena;
 -- The Monitor de la cadena reads the chain and writes only RegistroSenales (ccp.cadena.RegistroSenales).
 GRANT monitor_cadena TO vigilancia;
+-- Pedidos reads an order with the state of its chain and Facturación's invoice or credit note (ccp.pedidos.ApiPedidos).
+GRANT lector_cadena, lector_facturas TO pedidos;
 
 -- PostgreSQL 14 still lets every role create objects in public; no role of the system needs it.
 REVOKE CREATE ON SCHEMA public FROM PUBLIC;

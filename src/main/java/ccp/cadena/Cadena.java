@@ -10,14 +10,20 @@ import java.util.List;
 /**
  * The {@code cadena} role (cadena-pedido, etapas; ASR-3, ASR-4): the Coordinador (ControladorCadena, ConsumidorMensajes
  * with OrquestadorCadena and PublicadorComandos), the Reanudador, the Bandeja (its consumers and its port) and
- * Logística. The stages run as their own roles.
+ * Logística (its consumer and its list of finished orders, on the same port). The stages run as their own roles.
  */
 public final class Cadena {
 
   private Cadena() {}
 
+  /** The role's App routes: the Bandeja's and Logística's, for the person responsible for escalated orders. */
   public static AppApi api(RoleContext role, CadenaConfig config) {
-    return new ApiBandeja(role, config.esperaReintentoMs());
+    return AppApi.all(new ApiBandeja(role, config.esperaReintentoMs()), new ApiLogistica(role));
+  }
+
+  /** An order's chain for Pedidos' read of the order, with Pedidos' own login (granted {@code lector_cadena}). */
+  public static CadenaDePedido cadenaDePedido(SqlClient sql) {
+    return new RepositorioCadena(sql);
   }
 
   /** The Monitor de la cadena's (vigilancia) only way into the chain's state: RegistroSenales (R1–R5). */

@@ -23,14 +23,15 @@ import java.util.UUID;
  * them; its statements are in {@link SqlCadena}, {@link SqlSenales} and {@link SqlBandeja}. Every effect is one
  * conditional statement: of two writers racing on a row (a confirmation and an escalation, two retries), the one whose
  * statement matches nothing lost. Its writers are the Coordinador (steps 2–12), the Reanudador (R6–R9) and the Bandeja
- * (R10–R11); the Monitor de la cadena (vigilancia) sees only {@link RegistroSenales} (R1–R5).
+ * (R10–R11); the Monitor de la cadena (vigilancia) sees only {@link RegistroSenales} (R1–R5), Pedidos only
+ * {@link CadenaDePedido}.
  * <p>
  * The Bandeja's items are here, not in a class of their own, because an escalation's item is part of its stage's
  * state: it is filed closed if the stage was confirmed meanwhile, read in the same statement (a confirmation between
  * two statements would leave it open for good); a late confirmation closes it; its retry re-arms the stage. Kept apart,
  * the Bandeja would be a second class reading the stages' state.
  */
-final class RepositorioCadena implements RegistroSenales {
+final class RepositorioCadena implements RegistroSenales, CadenaDePedido {
 
   /** The stage in flight and its attempt: what a command must carry. */
   record EnCurso(Etapa etapa, int intento) {}
@@ -49,6 +50,9 @@ final class RepositorioCadena implements RegistroSenales {
 
   /** A stage's new attempt and what its command carries. */
   record Reintento(int intento, JsonArray lineas) {}
+
+  /** A finished order as Logística lists it, with its key in the list's order. */
+  record PedidoListo(UUID pedido, OffsetDateTime recibido, JsonObject json) {}
 
   /** An escalated stage: its last attempt and when its retry began. */
   record Escalada(UUID pedido, Etapa etapa, int intento, OffsetDateTime reintentoDesde) {}
@@ -162,6 +166,46 @@ final class RepositorioCadena implements RegistroSenales {
   public Future<Boolean> senalPublicada(Senal senal) {
     return sql.preparedQuery(SqlSenales.SENAL_PUBLICADA).execute(Tuple.of(senal.pedido(), senal.etapa().name(), senal.intento()))
       .map(rows -> rows.rowCount() == 1);
+  }
+
+  @Override
+  public Future<Optional<JsonObject>> de(UUID pedido) {
+    return sql.preparedQuery(SqlCadena.CADENA_DE_PEDIDO).execute(Tuple.of(pedido)).map(rows -> {
+      if (rows.size() == 0) return Optional.empty();
+      Row primera = rows.iterator().next();
+      JsonArray etapas = new JsonArray();
+      for (Row row : rows) {
+        if (row.getString("etapa") == null) continue;
+        etapas.add(new JsonObject()
+          .put("etapa", row.getString("etapa"))
+          .put("estado", row.getString("estado"))
+          .put("intento", row.getInteger("intento"))
+          .put("en_curso_desde", text(row.getOffsetDateTime("en_curso_desde")))
+          .put("reintento_desde", text(row.getOffsetDateTime("reintento_desde")))
+          .put("actualizada_en", text(row.getOffsetDateTime("actualizada_en"))));
+      }
+      return Optional.of(new JsonObject()
+        .put("estado", primera.getString("cadena"))
+        .put("iniciada_en", text(primera.getOffsetDateTime("iniciada_en")))
+        .put("terminada_en", text(primera.getOffsetDateTime("terminada_en")))
+        .put("etapas", etapas));
+    });
+  }
+
+  /** Logística's finished orders after the order {@code despuesDe} that arrived at {@code desde}, oldest first. */
+  Future<List<PedidoListo>> pedidosListos(OffsetDateTime desde, UUID despuesDe, int limite) {
+    return sql.preparedQuery(SqlCadena.PEDIDOS_LISTOS).execute(Tuple.of(desde, despuesDe, limite)).map(rows -> {
+      List<PedidoListo> listos = new ArrayList<>();
+      for (Row row : rows) {
+        listos.add(new PedidoListo(row.getUUID("pedido"), row.getOffsetDateTime("recibido_en"), new JsonObject()
+          .put("pedido", row.getUUID("pedido").toString())
+          .put("actor", row.getString("actor"))
+          .put("lineas", row.getJsonArray("lineas"))
+          .put("terminada_en", text(row.getOffsetDateTime("terminada_en")))
+          .put("recibido_en", text(row.getOffsetDateTime("recibido_en")))));
+      }
+      return listos;
+    });
   }
 
   /** R11: files an escalation in the Bandeja once per id. */

@@ -6,7 +6,10 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.ext.web.Router;
 
-/** The cadena role's own port ({@code cadena.port}) for the Bandeja's routes, behind the token and revocation checks. */
+/**
+ * The cadena role's own port ({@code cadena.port}) for the Bandeja's and Logística's routes, behind the token and
+ * revocation checks.
+ */
 final class ServidorBandeja extends VerticleBase {
 
   private final RoleContext role;
@@ -20,7 +23,7 @@ final class ServidorBandeja extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    api = new ApiBandeja(role, config.esperaReintentoMs());
+    api = Cadena.api(role, config);
     Router router = role.router(vertx);
     role.guardApp(router);
     api.mount(router);

@@ -2,7 +2,8 @@ package ccp.cadena;
 
 /**
  * The statements of the chain and its stages ({@code cadena.cadenas}, {@code cadena.cadena_etapa}) for the Coordinador
- * (steps 2–12) and the Reanudador (R6–R9). Only {@link RepositorioCadena} runs them.
+ * (steps 2–12), the Reanudador (R6–R9) and the chain's readers (an order's chain, Logística's finished orders). Only
+ * {@link RepositorioCadena} runs them.
  */
 final class SqlCadena {
 
@@ -128,4 +129,24 @@ final class SqlCadena {
 
   static final String ESCALADA_PUBLICADA = """
     UPDATE cadena.cadena_etapa SET escalada_publicada_en = now() WHERE pedido = $1 AND etapa = $2 AND escalada_publicada_en IS NULL""";
+
+  /**
+   * An order's chain and its stages, in the chain's order, for the order's reader (ccp.pedidos, through the group role
+   * lector_cadena: only these columns are granted). A chain stopped before it started has no stage rows.
+   */
+  static final String CADENA_DE_PEDIDO = """
+    SELECT c.estado AS cadena, c.iniciada_en, c.terminada_en, e.etapa, e.estado, e.intento, e.en_curso_desde,
+           e.reintento_desde, e.actualizada_en
+    FROM cadena.cadenas c LEFT JOIN cadena.cadena_etapa e ON e.pedido = c.pedido
+    WHERE c.pedido = $1 ORDER BY e.orden""";
+
+  /**
+   * A page of Logística's finished orders, in arrival order, after the cursor ({@code $1, $2}: the last order's arrival
+   * and id). Only the chains still LISTO: an order annulled after it finished (DETENIDO) is not to be shipped.
+   */
+  static final String PEDIDOS_LISTOS = """
+    SELECT l.pedido, l.recibido_en, c.actor, c.lineas, c.terminada_en
+    FROM cadena.pedidos_listos l JOIN cadena.cadenas c ON c.pedido = l.pedido AND c.estado = 'LISTO'
+    WHERE (l.recibido_en, l.pedido) > ($1, $2)
+    ORDER BY l.recibido_en, l.pedido LIMIT $3""";
 }

@@ -10,7 +10,8 @@ import java.util.UUID;
 
 /**
  * The stage roles of DG-CON-003 ({@code facturacion}, {@code inventario}, {@code despacho}): one ConsumidorEtapa each,
- * and the Inventario reservation open to measurement outside the chain.
+ * the Inventario reservation open to measurement outside the chain, and Facturación's documents open to the order's
+ * reader.
  */
 public final class Etapas {
 
@@ -26,6 +27,11 @@ public final class Etapas {
 
   public static Future<Void> despacho(RoleContext role, EtapasConfig config) {
     return role.deploy(() -> ConsumidorEtapa.despacho(role, config.loteMax()), 1).mapEmpty();
+  }
+
+  /** Facturación's invoice and credit note of an order, for Pedidos' read of the order (its own login). */
+  public static Comprobantes comprobantes(SqlClient sql) {
+    return new Comprobantes(sql);
   }
 
   /** Reserves every line of an order, or none; true when the order was approved. */

@@ -17,7 +17,7 @@ public final class Gateway {
    * The App routes of the roles running in this process, served by the gateway on its own thread instead of forwarded
    * over HTTP (one built per gateway verticle); an empty one is forwarded to its role's URL.
    */
-  public record Locales(Optional<Supplier<AppApi>> sesiones, Optional<Supplier<AppApi>> pedidos, Optional<Supplier<AppApi>> bandeja) {}
+  public record Locales(Optional<Supplier<AppApi>> sesiones, Optional<Supplier<AppApi>> pedidos, Optional<Supplier<AppApi>> cadena) {}
 
   private Gateway() {}
 

@@ -57,8 +57,10 @@ final class HiloPeticion extends VerticleBase {
       router.post("/v1/pedidos").handler(ctx -> reenviar(ctx, config.pedidosUrl()));
       router.get("/v1/pedidos/:pedido").handler(ctx -> reenviar(ctx, config.pedidosUrl()));
     });
-    locales.bandeja().ifPresentOrElse(this::enProceso,
-      () -> router.route("/v1/bandeja*").handler(ctx -> reenviar(ctx, config.cadenaUrl())));
+    locales.cadena().ifPresentOrElse(this::enProceso, () -> {
+      router.route("/v1/bandeja*").handler(ctx -> reenviar(ctx, config.cadenaUrl()));
+      router.route("/v1/logistica*").handler(ctx -> reenviar(ctx, config.cadenaUrl()));
+    });
     router.put("/v1/dispositivos/:vendedor").handler(ctx -> reenviar(ctx, config.seguridadUrl()));
     router.get("/v1/alertas").handler(ctx -> reenviar(ctx, config.seguridadUrl()));
     router.post("/v1/revocaciones/:actor/levantamiento").handler(ctx -> reenviar(ctx, config.seguridadUrl()));

@@ -1,5 +1,9 @@
 package ccp.pedidos;
 
+import ccp.cadena.Cadena;
+import ccp.cadena.CadenaDePedido;
+import ccp.etapas.Comprobantes;
+import ccp.etapas.Etapas;
 import ccp.platform.http.Actor;
 import ccp.platform.http.ApiErrors;
 import ccp.platform.http.JsonBody;
@@ -19,22 +23,31 @@ import java.util.regex.Pattern;
 
 /**
  * The App's order routes (B1): an order is written with its outbox event by one statement, then the RelevoOutbox is
- * woken; orders are read back by their writer, CONSULTA or SEGURIDAD. Permissions are not checked here: in the view
- * an improper write is written, then detected (B3–B6).
+ * woken; orders are read back, with the state of their chain and Facturación's invoice, by their writer, CONSULTA,
+ * SEGURIDAD or OPERADOR. Permissions are not checked on writes: in the view an improper write is written, then detected
+ * (B3–B6).
  */
 final class ApiPedidos implements AppApi {
 
   private static final Pattern CLAVE = Pattern.compile("[A-Za-z0-9_-]{1,128}");
-  private static final Set<String> LECTORES = Set.of("CONSULTA", "SEGURIDAD");
+  /**
+   * Who reads any order, besides its writer: the read-only profile, the security area (the orders the Reacción
+   * annulled) and the person responsible for escalated orders (an escalated order's chain and invoice).
+   */
+  private static final Set<String> LECTORES = Set.of("CONSULTA", "SEGURIDAD", "OPERADOR");
 
   private final Vertx vertx;
   private final Outbox outbox;
   private final RepositorioPedidos pedidos;
+  private final CadenaDePedido cadenas;
+  private final Comprobantes comprobantes;
 
   ApiPedidos(RoleContext role, Outbox outbox) {
     this.vertx = role.vertx();
     this.outbox = outbox;
     this.pedidos = new RepositorioPedidos(role.sql());
+    this.cadenas = Cadena.cadenaDePedido(role.sql());
+    this.comprobantes = Etapas.comprobantes(role.sql());
   }
 
   @Override
@@ -86,15 +99,25 @@ final class ApiPedidos implements AppApi {
   private void leer(RoutingContext ctx) {
     UUID id = pedidoId(ctx);
     Actor actor = Actor.of(ctx);
-    pedidos.leer(id).onSuccess(pedido -> {
+    pedidos.leer(id).compose(pedido -> {
       if (pedido.isEmpty()) {
         ApiErrors.send(ctx, 404, "not_found", "no order " + id);
       } else if (!pedido.get().getString("actor").equals(actor.id()) && !LECTORES.contains(actor.perfil())) {
         ApiErrors.send(ctx, 403, "forbidden", "order " + id + " belongs to another actor");
       } else {
-        responder(ctx, 200, pedido.get());
+        return conSuCadena(id, pedido.get()).onSuccess(body -> responder(ctx, 200, body)).mapEmpty();
       }
+      return Future.succeededFuture();
     }).onFailure(ctx::fail);
+  }
+
+  /**
+   * The order with its chain (null until the Coordinador starts it) and Facturación's invoice and credit note. The chain
+   * is read first: a stage it shows done has its effect written already, so the invoice read after it is there.
+   */
+  private Future<JsonObject> conSuCadena(UUID id, JsonObject pedido) {
+    return cadenas.de(id).compose(cadena -> comprobantes.de(id).map(documentos ->
+      pedido.put("cadena", cadena.orElse(null)).mergeIn(documentos)));
   }
 
   static UUID pedidoId(RoutingContext ctx) {

@@ -3,6 +3,8 @@ package ccp.platform.role;
 import io.vertx.core.Future;
 import io.vertx.ext.web.Router;
 
+import java.util.Arrays;
+
 /**
  * The App-facing routes of a role, built inside the verticle that serves them (their state is that verticle's). The
  * role's own HiloPeticion mounts them behind its token check; a gateway in the same process mounts them behind its
@@ -14,4 +16,19 @@ public interface AppApi {
   void mount(Router router);
 
   Future<Void> close();
+
+  /** A role's routes made of several sets, mounted in order and closed together. */
+  static AppApi all(AppApi... apis) {
+    return new AppApi() {
+      @Override
+      public void mount(Router router) {
+        for (AppApi api : apis) api.mount(router);
+      }
+
+      @Override
+      public Future<Void> close() {
+        return Future.join(Arrays.stream(apis).map(AppApi::close).toList()).mapEmpty();
+      }
+    };
+  }
 }

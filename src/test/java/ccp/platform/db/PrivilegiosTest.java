@@ -89,6 +89,52 @@ class PrivilegiosTest {
   }
 
   @Test
+  @DisplayName("pedidos reads an order's chain and invoice, but cannot move the chain, touch an invoice, nor read more of them")
+  void pedidosOnlyReadsTheChainAndTheInvoice() throws SQLException {
+    try (Connection pedidos = Db.as(settings, "pedidos"); Statement s = pedidos.createStatement()) {
+      s.executeQuery("SELECT c.estado, c.terminada_en, e.etapa, e.estado, e.intento, e.actualizada_en FROM cadena.cadenas c "
+        + "LEFT JOIN cadena.cadena_etapa e ON e.pedido = c.pedido LIMIT 1").close();
+      s.executeQuery("SELECT f.unidades, f.emitida_en, n.motivo FROM facturacion.facturas f "
+        + "LEFT JOIN facturacion.notas_credito n ON n.pedido = f.pedido LIMIT 1").close();
+      assertDenied(s, "UPDATE cadena.cadenas SET estado = 'LISTO'");
+      assertDenied(s, "UPDATE cadena.cadena_etapa SET estado = 'COMPLETADA'");
+      assertDenied(s, "DELETE FROM facturacion.notas_credito");
+      assertDenied(s, "INSERT INTO facturacion.notas_credito (pedido, motivo) VALUES (gen_random_uuid(), 'ataque')");
+      assertDenied(s, "SELECT lineas FROM cadena.cadenas LIMIT 1");
+      assertDenied(s, "SELECT plazo FROM cadena.cadena_etapa LIMIT 1");
+      assertDenied(s, "SELECT lineas FROM facturacion.facturas LIMIT 1");
+      assertDenied(s, "SELECT * FROM cadena.bandeja LIMIT 1");
+      assertDenied(s, "SELECT * FROM facturacion.etapa_procesada LIMIT 1");
+    }
+  }
+
+  @Test
+  @DisplayName("no login reads a table of another's schema but those granted on purpose: every role, every table")
+  void noRoleReadsAnotherSchemaUnlisted() {
+    List<String> reads = new ArrayList<>();
+    for (String role : PgRoles.LOGIN) {
+      reads.addAll(Db.strings(settings, """
+        SELECT n.nspname || '.' || c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE c.relkind IN ('r', 'p', 'v', 'm') AND n.nspname IN ('gestor', 'seguridad', 'pedidos', 'cadena', 'facturacion',
+              'inventario', 'despacho', 'lab') AND n.nspname <> ?
+          AND (has_table_privilege(?, c.oid, 'SELECT') OR has_any_column_privilege(?, c.oid, 'SELECT'))""",
+        role, role, role).stream().map(r -> role + " → " + r).toList());
+    }
+    List<String> expected = new ArrayList<>();
+    // Every App door: the Lista de revocación and the directory's profile and block (lector_revocacion, lector_actores).
+    for (String door : List.of("gateway", "gestor", "seguridad", "pedidos", "cadena")) {
+      if (!door.equals("seguridad")) expected.add(door + " → seguridad.lista_revocacion");
+      if (!door.equals("gestor")) expected.add(door + " → gestor.actores");
+    }
+    // An order read with its chain and invoice (lector_cadena, lector_facturas).
+    expected.addAll(List.of("pedidos → cadena.cadenas", "pedidos → cadena.cadena_etapa", "pedidos → facturacion.facturas",
+      "pedidos → facturacion.notas_credito"));
+    // The Monitor de la cadena (monitor_cadena).
+    expected.addAll(List.of("vigilancia → cadena.cadenas", "vigilancia → cadena.cadena_etapa", "vigilancia → cadena.registro_senales"));
+    assertThat(reads).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  @Test
   @DisplayName("no login writes a table of another's schema, but vigilancia RegistroSenales: every role, every table")
   void noRoleWritesAnotherSchema() {
     List<String> writes = new ArrayList<>();
