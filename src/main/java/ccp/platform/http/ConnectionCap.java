@@ -16,8 +16,9 @@ import java.util.Map;
 final class ConnectionCap {
 
   private final int share;
-  // Insertion order: the oldest connection first. The value is its requests in flight.
-  private final Map<HttpConnection, int[]> open = new LinkedHashMap<>();
+  // Insertion order: the oldest connection first. The value holds its latest request: HTTP/1.1 answers in order, so
+  // the connection is idle once that one's response has ended.
+  private final Map<HttpConnection, HttpServerRequest[]> open = new LinkedHashMap<>();
 
   ConnectionCap(int share) {
     this.share = share;
@@ -28,22 +29,21 @@ final class ConnectionCap {
       connection.close();
       return;
     }
-    open.put(connection, new int[1]);
+    open.put(connection, new HttpServerRequest[1]);
     connection.closeHandler(closed -> open.remove(connection));
   }
 
-  /** Counts {@code request} as in flight on its connection until its response ends. */
+  /** Holds {@code request}'s connection busy until its response has ended. */
   void serving(HttpServerRequest request) {
-    int[] inFlight = open.get(request.connection());
-    if (inFlight == null) return;
-    inFlight[0]++;
-    request.response().endHandler(ended -> inFlight[0]--);
+    HttpServerRequest[] latest = open.get(request.connection());
+    if (latest != null) latest[0] = request;
   }
 
   private boolean evictOldestIdle() {
-    for (Iterator<Map.Entry<HttpConnection, int[]>> it = open.entrySet().iterator(); it.hasNext(); ) {
-      Map.Entry<HttpConnection, int[]> entry = it.next();
-      if (entry.getValue()[0] == 0) {
+    for (Iterator<Map.Entry<HttpConnection, HttpServerRequest[]>> it = open.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<HttpConnection, HttpServerRequest[]> entry = it.next();
+      HttpServerRequest latest = entry.getValue()[0];
+      if (latest == null || latest.response().ended()) {
         it.remove();
         entry.getKey().close();
         return true;
