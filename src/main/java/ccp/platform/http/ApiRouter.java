@@ -1,5 +1,6 @@
 package ccp.platform.http;
 
+import ccp.platform.db.Unavailable;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -13,12 +14,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * A router with the project's HTTP conventions: bounded bodies (413), a JSON error for every failure (404 and 405
  * included), a {@link JsonBody.BadRequest} thrown by a handler turned into a 400 naming the field, and a connection
- * not free in time (a pool's {@link TimeoutException}, a statement past its bound) into a 503 the client may retry.
+ * not free in time, a statement past its bound, a database that does not answer ({@link Unavailable}) into a 503 the
+ * client may retry.
  * Every request has a bound, {@code http.request-timeout-ms}: one waiting on a dependency that does not answer is
  * answered 503 with {@code Retry-After} when it passes, whatever it waits on.
  */
@@ -40,9 +41,9 @@ public final class ApiRouter {
       Throwable failure = ctx.failure();
       if (failure instanceof JsonBody.BadRequest bad) {
         ApiErrors.badField(ctx, bad.field(), bad.getMessage());
-      } else if (failure instanceof TimeoutException) {
-        // A database or service connection not free in time: overload, which the client may retry.
-        unavailable(ctx, "the service is overloaded (" + failure.getMessage() + "); retry");
+      } else if (Unavailable.is(failure)) {
+        // A database or service that does not answer, or not in time: the client may retry.
+        unavailable(ctx, "the service is unavailable (" + failure.getMessage() + "); retry");
       } else if (failure == null && ctx.statusCode() == 503) {
         unavailable(ctx, "no answer within " + http.requestTimeoutMs() + " ms: a dependency is slow or down; retry");
       } else if (ctx.statusCode() == 413) {

@@ -30,6 +30,8 @@ import java.util.function.Supplier;
 public final class Health {
 
   private static final long CHECK_TIMEOUT_MS = 2_000;
+  /** Within the check's own timeout, so a dependency that does not answer is "down" (503), not a failed check (500). */
+  private static final long ANSWER_MS = 1_500;
 
   private final HealthChecks live;
   private final HealthChecks ready;
@@ -80,14 +82,22 @@ public final class Health {
     }));
   }
 
+  /** Ready while {@code probe} succeeds within {@link #ANSWER_MS}: a check no verticle owns. */
+  public void readyWhileAnswering(String name, Supplier<Future<?>> probe) {
+    ready.register(name, CHECK_TIMEOUT_MS, promise -> probe.get().timeout(ANSWER_MS, TimeUnit.MILLISECONDS)
+      .onSuccess(ok -> promise.complete(Status.OK()))
+      .onFailure(err -> promise.complete(Status.KO(new JsonObject().put("error", String.valueOf(err.getMessage()))))));
+  }
+
   /**
-   * Ready while the database answers a query on each client ({@code postgresql}; by name, e.g. each role's login): a
+   * Ready while the database answers a query on each client within {@link #ANSWER_MS} ({@code postgresql}; by name, e.g. each role's login): a
    * check no verticle owns.
    */
   public void readyWhenPostgresAnswers(Map<String, SqlClient> clients) {
     ready.register("postgresql", CHECK_TIMEOUT_MS, promise -> {
       JsonObject errors = new JsonObject();
       Future.join(clients.entrySet().stream().map(c -> c.getValue().query("SELECT 1").execute()
+          .timeout(ANSWER_MS, TimeUnit.MILLISECONDS)
           .onFailure(err -> errors.put(c.getKey(), err.getMessage()))).toList())
         .onComplete(done -> promise.complete(errors.isEmpty() ? Status.OK() : Status.KO(new JsonObject().put("error", errors))));
     });

@@ -3,6 +3,7 @@ package ccp.platform.http;
 import ccp.support.SharedInfra;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxException;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
@@ -12,6 +13,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetSocket;
 import io.vertx.ext.web.Router;
+import io.vertx.pgclient.PgException;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -26,12 +28,15 @@ import static org.awaitility.Awaitility.await;
 class ApiRouterTest {
 
   @Test
-  @DisplayName("a connection pool that times out is a 503 with Retry-After, not a 500")
+  @DisplayName("a connection pool that times out, a statement cancelled by its timeout: a 503 with Retry-After, not a 500")
   void poolTimeoutIs503() {
     Vertx vertx = Vertx.vertx();
     try {
       Router router = ApiRouter.create(vertx, HttpConfig.from(SharedInfra.defaults()));
       router.get("/lento").handler(ctx -> ctx.fail(new NoStackTraceTimeoutException("Timeout waiting for connection")));
+      // vertx-sql-client 5.0's own failure of a wait for a pool connection, and a statement the server cancelled.
+      router.get("/pool").handler(ctx -> ctx.fail(new VertxException("Timeout waiting for connection", true)));
+      router.get("/cancelado").handler(ctx -> ctx.fail(new PgException("canceling statement due to statement timeout", "ERROR", "57014", null)));
       router.get("/roto").handler(ctx -> ctx.fail(new IllegalStateException("bug")));
       HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").await();
       HttpClient client = vertx.createHttpClient();
@@ -41,6 +46,11 @@ class ApiRouterTest {
       assertThat(lento.retryAfter()).isEqualTo("1");
       assertThat(lento.body().getString("error")).isEqualTo("unavailable");
 
+      for (String path : new String[] {"/pool", "/cancelado"}) {
+        Respuesta respuesta = get(client, server, path);
+        assertThat(respuesta.status()).as(path).isEqualTo(503);
+        assertThat(respuesta.retryAfter()).as(path).isEqualTo("1");
+      }
       assertThat(get(client, server, "/roto").status()).isEqualTo(500);
     } finally {
       vertx.close().await();
@@ -76,9 +86,9 @@ class ApiRouterTest {
     try {
       HttpServer server = ApiRouter.listen(vertx, HttpConfig.from(SharedInfra.defaults().with(Map.of("http.idle-timeout-ms", 500,
         "http.host", "127.0.0.1"))), ApiRouter.create(vertx, HttpConfig.from(SharedInfra.defaults())), 0, 1).await();
+      long began = System.nanoTime();
       NetSocket silent = vertx.createNetClient().connect(server.actualPort(), "127.0.0.1").await();
       Promise<Long> closed = Promise.promise();
-      long began = System.nanoTime();
       silent.closeHandler(v -> closed.tryComplete((System.nanoTime() - began) / 1_000_000));
       vertx.setTimer(10_000, id -> closed.tryFail("still open after 10 s"));
       assertThat(closed.future().await()).as("ms until the server closed it").isBetween(400L, 5_000L);
