@@ -73,7 +73,11 @@ public final class ApiRouter {
   public static Future<HttpServer> listen(Vertx vertx, HttpConfig http, Router router, int port, int instances) {
     int share = Math.max(1, http.maxConnections() / instances);
     ConnectionCap cap = new ConnectionCap(share);
-    return vertx.createHttpServer(new HttpServerOptions().setIdleTimeout(http.idleTimeoutMs()).setIdleTimeoutUnit(TimeUnit.MILLISECONDS))
+    // Without h2c, a connection is an HTTP/1.1 connection from its accept: Vert.x otherwise waits for its first bytes
+    // (the h2c preface) before it reports it, and a connection that sends nothing would escape the cap.
+    HttpServerOptions options = new HttpServerOptions().setHttp2ClearTextEnabled(false)
+      .setIdleTimeout(http.idleTimeoutMs()).setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
+    return vertx.createHttpServer(options)
       .connectionHandler(cap::admit)
       .requestHandler(request -> {
         cap.serving(request);
