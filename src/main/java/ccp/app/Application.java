@@ -118,7 +118,7 @@ public final class Application {
     long began = System.nanoTime();
     HttpConfig http = HttpConfig.from(settings);
     RoleConfigs configs = RoleConfigs.from(settings);
-    Health health = new Health(vertx);
+    Health health = new Health(vertx, settings.integer("health.event-loop-deadline-ms"));
     var revision = ListaRevocacion.timer(registry);
     PeerConfig peer = PeerConfig.from(settings);
     PeerVerifier peers;

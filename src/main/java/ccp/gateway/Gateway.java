@@ -4,8 +4,6 @@ import ccp.platform.role.AppApi;
 import ccp.platform.role.RoleContext;
 import ccp.seguridad.ListaRevocacion;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
-import io.vertx.ext.healthchecks.Status;
 
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -24,9 +22,7 @@ public final class Gateway {
   /** {@code lista}: the Lista de revocación its readiness reads, from the process's settings like every role's door. */
   public static Future<Void> deploy(RoleContext role, GatewayConfig config, Locales locales, ListaRevocacion lista) {
     // Ready only when the list (migrated by the seguridad and gestor roles) can be read.
-    role.health().readiness().register("lista-revocacion", 2_000, promise -> lista.estado("readiness-probe")
-      .onSuccess(ok -> promise.complete(Status.OK()))
-      .onFailure(err -> promise.complete(Status.KO(new JsonObject().put("error", err.getMessage())))));
+    role.health().readyWhileAnswering("lista-revocacion", () -> lista.estado("readiness-probe"));
     return role.deploy(() -> new HiloPeticion(role, config, locales), role.httpInstances()).mapEmpty();
   }
 }

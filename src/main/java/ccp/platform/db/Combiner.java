@@ -13,6 +13,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /**
@@ -25,6 +27,11 @@ import java.util.function.Function;
  * waits for the next batch, after the first. When a statement of several items fails, each of them is sent again
  * alone, at once, so that one item the statement cannot take (or a deadlock with another process) fails only itself;
  * an item that fails alone fails its caller, whose consumer retries the record.
+ * <p>
+ * A statement in flight longer than {@link #IN_FLIGHT_BOUND_MS} (a server that stopped answering, a connection gone
+ * half-open) fails its whole batch with a {@link TimeoutException}, not item by item — the items are not at fault — and
+ * the next batch goes: the callers retry, and the combiner is never wedged behind one lost answer. The bound lies above
+ * {@code pg.statement-timeout-ms}'s default, so a server that answers cancels a slow statement first.
  *
  * @param <K> what identifies an item in its batch (the order)
  * @param <E> an item
@@ -34,9 +41,12 @@ public final class Combiner<K, E, R> {
 
   private static final Logger LOG = LoggerFactory.getLogger(Combiner.class);
 
+  static final long IN_FLIGHT_BOUND_MS = 15_000;
+
   private record Pending<E, R>(E item, Promise<R> answer, boolean alone) {}
 
   private final int maxBatch;
+  private final long boundMs;
   private final Function<E, K> key;
   private final Function<List<E>, Future<Map<K, R>>> statement;
   private final ArrayDeque<Pending<E, R>> pending = new ArrayDeque<>();
@@ -46,8 +56,13 @@ public final class Combiner<K, E, R> {
    * @param statement applies a batch in one atomic statement and answers per key; it must never see two items of one key
    */
   public Combiner(int maxBatch, Function<E, K> key, Function<List<E>, Future<Map<K, R>>> statement) {
+    this(maxBatch, IN_FLIGHT_BOUND_MS, key, statement);
+  }
+
+  Combiner(int maxBatch, long boundMs, Function<E, K> key, Function<List<E>, Future<Map<K, R>>> statement) {
     if (maxBatch < 1) throw new IllegalArgumentException("maxBatch must be at least 1, was " + maxBatch);
     this.maxBatch = maxBatch;
+    this.boundMs = boundMs;
     this.key = key;
     this.statement = statement;
   }
@@ -75,9 +90,9 @@ public final class Combiner<K, E, R> {
     } catch (RuntimeException e) {
       answers = Future.failedFuture(e);
     }
-    answers.onComplete(done -> {
+    answers.timeout(boundMs, TimeUnit.MILLISECONDS).onComplete(done -> {
       try {
-        if (done.failed() && batch.size() > 1) {
+        if (done.failed() && batch.size() > 1 && !(done.cause() instanceof TimeoutException)) {
           for (int i = batch.size() - 1; i >= 0; i--) {
             Pending<E, R> p = batch.get(i);
             pending.addFirst(new Pending<>(p.item(), p.answer(), true));

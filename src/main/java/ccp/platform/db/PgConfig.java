@@ -5,10 +5,23 @@ import ccp.platform.config.Settings;
 import io.vertx.pgclient.PgConnectOptions;
 
 /**
- * Where PostgreSQL is, as which login role, and how many connections that role's client may hold ({@code pg.*}). Each
- * process group connects as its own role (see {@link PgRoles}), also beside the others in the all-in-one process.
+ * Where PostgreSQL is, as which login role, how many connections that role's client may hold and how long it waits on
+ * the server ({@code pg.*}). Each process group connects as its own role (see {@link PgRoles}), also beside the others
+ * in the all-in-one process.
+ *
+ * @param statementTimeoutMs the server cancels a statement running longer ({@code statement_timeout} of every session)
+ * @param connectTimeoutMs   how long opening a connection, or waiting for one of the pool's, may take
  */
-public record PgConfig(String host, int port, String database, String user, String password, int poolSize) {
+public record PgConfig(String host, int port, String database, String user, String password, int poolSize,
+                       int statementTimeoutMs, int connectTimeoutMs) {
+
+  /**
+   * Seconds of silence on a session before the server probes it, then between probes: a client gone without a word
+   * (a crashed node, a NAT that dropped the flow) frees its backend, its locks and its advisory lock within about a
+   * minute instead of the kernel's two hours.
+   */
+  private static final String KEEPALIVE_IDLE_S = "30";
+  private static final String KEEPALIVE_INTERVAL_S = "10";
 
   /**
    * The login role {@code role}, with its password {@code pg.password.<role>}.
@@ -22,12 +35,15 @@ public record PgConfig(String host, int port, String database, String user, Stri
       throw new ConfigException("PostgreSQL role '" + role + "' has no password: set " + Settings.envName(key));
     }
     return new PgConfig(settings.text("pg.host"), settings.integer("pg.port"), settings.text("pg.database"), role, password,
-      settings.integer("pg.pool-size"));
+      settings.integer("pg.pool-size"), settings.integer("pg.statement-timeout-ms"), settings.integer("pg.connect-timeout-ms"));
   }
 
-  /** New options each call: vertx-pg-client's options are mutable, so no two clients share one. */
+  /**
+   * New options each call: vertx-pg-client's options are mutable, so no two clients share one. The session's bounds
+   * travel as startup parameters, so they hold on every connection, a dedicated one included.
+   */
   public PgConnectOptions connectOptions() {
-    return new PgConnectOptions()
+    PgConnectOptions options = new PgConnectOptions()
       .setHost(host)
       .setPort(port)
       .setDatabase(database)
@@ -35,6 +51,10 @@ public record PgConfig(String host, int port, String database, String user, Stri
       .setPassword(password)
       .setCachePreparedStatements(true)
       .setPipeliningLimit(256);
+    options.addProperty("statement_timeout", Integer.toString(statementTimeoutMs));
+    options.addProperty("tcp_keepalives_idle", KEEPALIVE_IDLE_S);
+    options.addProperty("tcp_keepalives_interval", KEEPALIVE_INTERVAL_S);
+    return options;
   }
 
   public String jdbcUrl() {

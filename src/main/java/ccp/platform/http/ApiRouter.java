@@ -1,20 +1,27 @@
 package ccp.platform.http;
 
+import ccp.platform.db.Unavailable;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.ext.web.handler.TimeoutHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A router with the project's HTTP conventions: bounded bodies (413), a JSON error for every failure (404 and 405
  * included), a {@link JsonBody.BadRequest} thrown by a handler turned into a 400 naming the field, and a connection
- * not free in time (a pool's {@link TimeoutException}) into a 503 the client may retry.
+ * not free in time, a statement past its bound, a database that does not answer ({@link Unavailable}) into a 503 the
+ * client may retry.
+ * Every request has a bound, {@code http.request-timeout-ms}: one waiting on a dependency that does not answer is
+ * answered 503 with {@code Retry-After} when it passes, whatever it waits on.
  */
 public final class ApiRouter {
 
@@ -24,6 +31,7 @@ public final class ApiRouter {
 
   public static Router create(Vertx vertx, HttpConfig http) {
     Router router = Router.router(vertx);
+    router.route().handler(TimeoutHandler.create(http.requestTimeoutMs(), 503));
     router.route().handler(BodyHandler.create(false).setBodyLimit(http.bodyLimitBytes()));
     // No route matched: these never reach a route's failure handler.
     router.errorHandler(404, ctx -> ApiErrors.send(ctx, 404, "not_found", "no resource at " + ctx.request().path()));
@@ -33,10 +41,11 @@ public final class ApiRouter {
       Throwable failure = ctx.failure();
       if (failure instanceof JsonBody.BadRequest bad) {
         ApiErrors.badField(ctx, bad.field(), bad.getMessage());
-      } else if (failure instanceof TimeoutException) {
-        // A database or service connection not free in time: overload, which the client may retry.
-        ctx.response().putHeader("Retry-After", "1");
-        ApiErrors.send(ctx, 503, "unavailable", "the service is overloaded (" + failure.getMessage() + "); retry");
+      } else if (Unavailable.is(failure)) {
+        // A database or service that does not answer, or not in time: the client may retry.
+        unavailable(ctx, "the service is unavailable (" + failure.getMessage() + "); retry");
+      } else if (failure == null && ctx.statusCode() == 503) {
+        unavailable(ctx, "no answer within " + http.requestTimeoutMs() + " ms: a dependency is slow or down; retry");
       } else if (ctx.statusCode() == 413) {
         ApiErrors.send(ctx, 413, "body_too_large", "body exceeds " + http.bodyLimitBytes() + " bytes");
       } else if (ctx.statusCode() >= 400 && ctx.statusCode() < 500) {
@@ -50,25 +59,30 @@ public final class ApiRouter {
     return router;
   }
 
+  private static void unavailable(RoutingContext ctx, String message) {
+    if (!ctx.response().headWritten()) ctx.response().putHeader("Retry-After", "1");
+    ApiErrors.send(ctx, 503, "unavailable", message);
+  }
+
   /**
-   * Serves {@code router} on {@code port}, refusing (closing at once) the connections beyond this instance's share of
-   * {@code http.max-connections}. The process's file descriptors are shared with the Kafka and PostgreSQL clients —
+   * Serves {@code router} on {@code port}, holding at most this instance's share of {@code http.max-connections} (see
+   * {@link ConnectionCap}) and closing a connection idle for {@code http.idle-timeout-ms}. The process's file descriptors are shared with the Kafka and PostgreSQL clients —
    * and, in the all-in-one, with the embedded broker, which takes its log directory offline for good when it cannot
-   * open a file. The count is this verticle's own state, touched only on its event loop.
+   * open a file.
    */
   public static Future<HttpServer> listen(Vertx vertx, HttpConfig http, Router router, int port, int instances) {
     int share = Math.max(1, http.maxConnections() / instances);
-    int[] open = {0};
-    return vertx.createHttpServer()
-      .connectionHandler(connection -> {
-        if (open[0] >= share) {
-          connection.close();
-          return;
-        }
-        open[0]++;
-        connection.closeHandler(closed -> open[0]--);
+    ConnectionCap cap = new ConnectionCap(share);
+    // Without h2c, a connection is an HTTP/1.1 connection from its accept: Vert.x otherwise waits for its first bytes
+    // (the h2c preface) before it reports it, and a connection that sends nothing would escape the cap.
+    HttpServerOptions options = new HttpServerOptions().setHttp2ClearTextEnabled(false)
+      .setIdleTimeout(http.idleTimeoutMs()).setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
+    return vertx.createHttpServer(options)
+      .connectionHandler(cap::admit)
+      .requestHandler(request -> {
+        cap.serving(request);
+        router.handle(request);
       })
-      .requestHandler(router)
       .listen(port, http.host());
   }
 }

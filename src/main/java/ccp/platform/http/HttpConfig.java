@@ -2,12 +2,20 @@ package ccp.platform.http;
 
 import ccp.platform.config.Settings;
 
-/** The HTTP settings every role shares: its servers' and its clients' ({@code http.*}). */
-public record HttpConfig(String host, int instances, int maxConnections, int bodyLimitBytes, int clientTimeoutMs, int clientPoolSize) {
+/**
+ * The HTTP settings every role shares: its servers' and its clients' ({@code http.*}).
+ *
+ * @param idleTimeoutMs    a connection with no byte read or written for this long is closed: one that never sends a
+ *                         complete request, or a keep-alive connection (a phone behind NAT) nobody uses any more
+ * @param requestTimeoutMs a request not answered within this long is answered 503 with {@code Retry-After}
+ */
+public record HttpConfig(String host, int instances, int maxConnections, int bodyLimitBytes, int clientTimeoutMs, int clientPoolSize,
+                         int idleTimeoutMs, int requestTimeoutMs) {
 
   public static HttpConfig from(Settings settings) {
     return new HttpConfig(settings.text("http.host"), settings.integer("http.instances"), settings.integer("http.max-connections"),
-      settings.integer("http.body-limit-bytes"), settings.integer("http.client-timeout-ms"), settings.integer("http.client-pool-size"));
+      settings.integer("http.body-limit-bytes"), settings.integer("http.client-timeout-ms"), settings.integer("http.client-pool-size"),
+      settings.integer("http.idle-timeout-ms"), settings.integer("http.request-timeout-ms"));
   }
 
   /** Instances of a verticle that serves the App: {@code http.instances}, or one per event loop when it is 0. */

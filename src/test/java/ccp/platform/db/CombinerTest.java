@@ -8,7 +8,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -161,5 +163,42 @@ class CombinerTest {
     });
     assertTrue(combiner.submit(new Item("a", 1)).failed());
     assertEquals(7, combiner.submit(new Item("b", 2)).result());
+  }
+
+  @Test
+  void aStatementThatNeverAnswersFailsItsWholeBatchWithinTheBoundAndTheNextBatchGoes() {
+    List<List<Item>> sent = java.util.Collections.synchronizedList(new ArrayList<>());
+    Combiner<String, Item, Integer> combiner = new Combiner<>(100, 300, Item::key, batch -> {
+      sent.add(batch);
+      // The first statement is lost (a stopped server); the next ones answer.
+      return sent.size() == 1 ? Promise.<Map<String, Integer>>promise().future() : Future.succeededFuture(Map.of("c", 7));
+    });
+    Future<Integer> lost = combiner.submit(new Item("a", 1));
+    Future<Integer> b = combiner.submit(new Item("b", 2));
+    Future<Integer> c = combiner.submit(new Item("c", 3));
+
+    await().atMost(java.time.Duration.ofSeconds(5)).until(() -> lost.isComplete() && c.isComplete());
+    assertTrue(lost.failed() && lost.cause() instanceof TimeoutException, "the lost statement's caller fails with a timeout");
+    assertEquals(7, c.result());
+    assertTrue(b.succeeded());
+    assertEquals(List.of(List.of(new Item("a", 1)), List.of(new Item("b", 2), new Item("c", 3))), sent);
+  }
+
+  @Test
+  void aBatchThatTimesOutFailsAsOneAndIsNotRetriedItemByItem() {
+    List<List<Item>> sent = java.util.Collections.synchronizedList(new ArrayList<>());
+    Promise<Map<String, Integer>> first = Promise.promise();
+    Combiner<String, Item, Integer> combiner = new Combiner<>(100, 300, Item::key, batch -> {
+      sent.add(batch);
+      return sent.size() == 1 ? first.future() : Promise.<Map<String, Integer>>promise().future();
+    });
+    combiner.submit(new Item("a", 1));
+    Future<Integer> b = combiner.submit(new Item("b", 2));
+    Future<Integer> c = combiner.submit(new Item("c", 3));
+    first.complete(Map.of("a", 10));
+
+    await().atMost(java.time.Duration.ofSeconds(5)).until(() -> b.isComplete() && c.isComplete());
+    assertTrue(b.cause() instanceof TimeoutException && c.cause() instanceof TimeoutException);
+    assertEquals(2, sent.size(), "one statement for the batch that timed out, none item by item: " + sent);
   }
 }

@@ -167,7 +167,7 @@ class PrivilegiosTest {
   @DisplayName("a role whose password the server refuses stops its migrations with one line naming the variable to check")
   void refusedLoginNamesItsVariable() {
     PgConfig wrong = new PgConfig(settings.text("pg.host"), settings.integer("pg.port"), settings.text("pg.database"), "pedidos",
-      "not-the-password", 1);
+      "not-the-password", 1, 10_000, 5_000);
     assertThatThrownBy(() -> Migrations.migrate(wrong, false, List.of("pedidos")))
       .isInstanceOf(ConfigException.class)
       .hasMessageContaining("refuses the login of role 'pedidos'").hasMessageContaining("CCP_PG_PASSWORD_PEDIDOS");
