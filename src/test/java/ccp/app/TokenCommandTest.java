@@ -41,7 +41,7 @@ class TokenCommandTest {
     assertThat(Files.readString(key)).as("made once").isEqualTo(first);
 
     JsonObject header = new JsonObject(new String(Base64.getUrlDecoder().decode(token.split("\\.")[0]), StandardCharsets.UTF_8));
-    assertThat(header.getString("alg")).isEqualTo("ES256");
+    assertThat(header.getString("alg")).isEqualTo("RS256");
     assertThat(header.getString("kid")).isEqualTo("ccp-dev-issuer");
     Vertx vertx = Vertx.vertx();
     try {

@@ -284,11 +284,11 @@ class ManifestosTest {
   }
 
   @Test
-  @DisplayName("the example issuer's realm commits no secret, signs ES256 tokens for ccp-app with the perfil only an administrator sets")
+  @DisplayName("the example issuer's realm commits no secret, signs RS256 tokens for ccp-app with the perfil only an administrator sets")
   void keycloakRealm() throws IOException {
     JsonObject realm = new JsonObject(Files.readString(Manifests.K8S.resolve("keycloak/ccp-realm.json")));
     assertThat(secretFields(realm, "")).as("no secret, password or user is committed").isEmpty();
-    assertThat(realm.getString("defaultSignatureAlgorithm")).isEqualTo("ES256");
+    assertThat(realm.getString("defaultSignatureAlgorithm")).isEqualTo("RS256");
     String base = "/realms/" + realm.getString("realm");
     assertThat(clusterEnv.get("CCP_JWT_ISSUER")).endsWith(base);
     assertThat(clusterEnv.get("CCP_JWT_JWKS_URL")).endsWith(base + "/protocol/openid-connect/certs");

@@ -18,7 +18,7 @@ import java.time.Instant;
 import java.util.Base64;
 
 /**
- * Tokens as the development issuer makes them (ES256, its key in the data directory), or as an attacker would: signed
+ * Tokens as the development issuer makes them (RS256, its key in the data directory), or as an attacker would: signed
  * by another key under the issuer's kid, HS256 with a shared secret, unsigned, too long-lived, for another audience or
  * from another issuer. And role-to-role tokens signed with a role's own peer key.
  */
@@ -43,7 +43,7 @@ public final class TestTokens {
   /** The development issuer whose key is in {@code dataDir}. */
   public static TestTokens devIssuer(Vertx vertx, Path dataDir) {
     try {
-      return es256(vertx, DevIssuer.key(dataDir));
+      return signedBy(vertx, DevIssuer.key(dataDir));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -51,7 +51,7 @@ public final class TestTokens {
 
   /** A key of the attacker's, presented under the development issuer's own kid. */
   public static TestTokens attacker(Vertx vertx) {
-    return es256(vertx, Jwks.generateEs256("ccp-dev-issuer"));
+    return signedBy(vertx, Jwks.generateRs256("ccp-dev-issuer"));
   }
 
   /** HS256 with a shared secret, as the system signed its tokens before it trusted an issuer's public keys. */
@@ -60,8 +60,8 @@ public final class TestTokens {
       .addPubSecKey(new PubSecKeyOptions().setAlgorithm("HS256").setBuffer(secret))), "HS256");
   }
 
-  private static TestTokens es256(Vertx vertx, JsonObject key) {
-    return new TestTokens(JWTAuth.create(vertx, new JWTAuthOptions().addJwk(key)), "ES256");
+  private static TestTokens signedBy(Vertx vertx, JsonObject key) {
+    return new TestTokens(JWTAuth.create(vertx, new JWTAuthOptions().addJwk(key)), key.getString("alg"));
   }
 
   public String valid(String actor, String perfil) {

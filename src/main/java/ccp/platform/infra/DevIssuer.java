@@ -13,11 +13,12 @@ import io.vertx.ext.auth.jwt.JWTAuth;
 import io.vertx.ext.auth.jwt.JWTAuthOptions;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The development identity provider of a laptop run (embedded PostgreSQL): an ES256 key pair generated once into
- * {@code <data.dir>/dev-issuer.jwk} (mode 600). Its public JWK Set is served by {@link JwksEndpoint}; the roles verify
+ * The development identity provider of a laptop run (embedded PostgreSQL): an RS256 key pair generated once into
+ * {@code <data.dir>/dev-issuer.jwk} (mode 600; a key made before, ES256, keeps signing with its own algorithm). Its public JWK Set is served by {@link JwksEndpoint}; the roles verify
  * with it exactly as with Keycloak's. It mints tokens of the App's profiles only.
  */
 public final class DevIssuer {
@@ -25,21 +26,26 @@ public final class DevIssuer {
   public static final String FILE = "dev-issuer.jwk";
 
   private final JWTAuth auth;
+  private final String algorithm;
   private final JwtConfig config;
 
-  private DevIssuer(JWTAuth auth, JwtConfig config) {
+  private DevIssuer(JWTAuth auth, String algorithm, JwtConfig config) {
     this.auth = auth;
+    this.algorithm = algorithm;
     this.config = config;
   }
 
   /** The issuer of {@code settings}' data directory, its key made on first use. */
   public static DevIssuer open(Vertx vertx, Settings settings) throws IOException {
-    return new DevIssuer(JWTAuth.create(vertx, new JWTAuthOptions().addJwk(key(settings.dataDir()))), JwtConfig.from(settings));
+    JsonObject key = key(settings.dataDir());
+    return new DevIssuer(JWTAuth.create(vertx, new JWTAuthOptions().addJwk(key)), key.getString("alg"), JwtConfig.from(settings));
   }
 
   /** The private JWK in {@code dataDir}, generated the first time. */
   public static JsonObject key(Path dataDir) throws IOException {
-    return Jwks.createOnce(dataDir.resolve(FILE), Jwks.generateEs256("ccp-dev-issuer"));
+    Path file = dataDir.resolve(FILE);
+    // An RSA key takes a moment to make: only when there is none yet.
+    return Files.exists(file) ? Jwks.read(file) : Jwks.createOnce(file, Jwks.generateRs256("ccp-dev-issuer"));
   }
 
   /** The JWK Set that publishes {@code key}'s public part. */
@@ -52,7 +58,7 @@ public final class DevIssuer {
     if (!Tokens.PERFILES.contains(perfil)) {
       throw new ConfigException("perfil '" + perfil + "' is not an App profile (valid: " + Tokens.PERFILES + ")");
     }
-    return auth.generateToken(new JsonObject().put("perfil", perfil), new JWTOptions().setAlgorithm("ES256")
+    return auth.generateToken(new JsonObject().put("perfil", perfil), new JWTOptions().setAlgorithm(algorithm)
       .setSubject(actor).setIssuer(config.issuer()).addAudience(config.audience()).setExpiresInMinutes(config.ttlMinutes()));
   }
 }
