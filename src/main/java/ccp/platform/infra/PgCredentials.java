@@ -1,6 +1,7 @@
 package ccp.platform.infra;
 
 import ccp.platform.config.ConfigException;
+import ccp.platform.config.SecretFile;
 import ccp.platform.db.PgRoles;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
@@ -9,8 +10,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -34,7 +33,7 @@ public record PgCredentials(String superuserPassword, Map<String, String> logins
     JsonObject complete = stored.copy();
     complete.getMap().putIfAbsent(SUPERUSER, generate());
     for (String role : PgRoles.LOGIN) complete.getMap().putIfAbsent(role, generate());
-    if (!complete.equals(stored)) write(file, complete);
+    if (!complete.equals(stored)) SecretFile.write(file, complete.encodePrettily());
     Map<String, String> logins = new LinkedHashMap<>();
     for (String role : PgRoles.LOGIN) logins.put(role, complete.getString(role));
     return new PgCredentials(complete.getString(SUPERUSER), logins);
@@ -65,20 +64,6 @@ public record PgCredentials(String superuserPassword, Map<String, String> logins
     }
   }
 
-  /** Written beside the file with mode 600 from the start, then moved over it: never readable by others. */
-  private static void write(Path file, JsonObject credentials) throws IOException {
-    Files.createDirectories(file.getParent());
-    Path next = file.resolveSibling(FILE + ".next");
-    Files.deleteIfExists(next);
-    try {
-      Files.createFile(next, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    } catch (UnsupportedOperationException e) {
-      // Not a POSIX file system: the file keeps the directory's permissions.
-      Files.createFile(next);
-    }
-    Files.writeString(next, credentials.encodePrettily(), StandardCharsets.UTF_8);
-    Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-  }
 
   private static String generate() {
     byte[] bytes = new byte[24];

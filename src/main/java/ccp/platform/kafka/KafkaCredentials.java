@@ -1,14 +1,12 @@
 package ccp.platform.kafka;
 
+import ccp.platform.config.SecretFile;
 import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -46,7 +44,7 @@ public record KafkaCredentials(String admin, Map<String, String> roles) {
     for (String role : roles) {
       if (!wanted.containsKey(role)) wanted.put(role, generate());
     }
-    if (!wanted.equals(stored)) write(file, wanted);
+    if (!wanted.equals(stored)) SecretFile.write(file, wanted.encodePrettily());
     return of(wanted);
   }
 
@@ -70,19 +68,6 @@ public record KafkaCredentials(String admin, Map<String, String> roles) {
     return new KafkaCredentials(json.getString(ADMIN), roles);
   }
 
-  private static void write(Path file, JsonObject credentials) throws IOException {
-    Files.createDirectories(file.getParent());
-    Path partial = file.resolveSibling(FILE + ".new");
-    Files.deleteIfExists(partial);
-    try {
-      // Created unreadable to others before a password is in it.
-      Files.createFile(partial, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    } catch (UnsupportedOperationException notPosix) {
-      Files.createFile(partial);
-    }
-    Files.writeString(partial, credentials.encodePrettily(), StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING);
-    Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-  }
 
   /** 32 letters and digits (190 bits): safe between the double quotes of a JAAS configuration. */
   private static String generate() {
