@@ -10,6 +10,7 @@ import ccp.platform.kafka.EventPublisher;
 import ccp.seguridad.ssf.ApiSsf;
 import ccp.seguridad.ssf.ClavesEmisor;
 import ccp.seguridad.ssf.FirmaSet;
+import ccp.seguridad.ssf.MedidasSsf;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonObject;
@@ -62,7 +63,7 @@ final class ApiSeguridad extends VerticleBase {
       claves = new ClavesEmisor(vertx, proveedor.jwksUrl(), role.http().clientTimeoutMs());
       publisher = EventPublisher.create(vertx, role.kafka());
       ReceptorSenales receptor = new ReceptorSenales(proveedor, claves, reacciones, new PublicadorAlertas(publisher),
-        config.ssf().revocacionHoras(), ReceptorSenales.tiempo(role.registry()));
+        config.ssf().revocacionHoras(), MedidasSsf.recepcion(role.registry()));
       router.post(ReceptorSenales.RUTA).handler(receptor::recibir);
     });
     return role.listen(vertx, router, config.port(), 1);

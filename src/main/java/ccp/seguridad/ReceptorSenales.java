@@ -4,7 +4,6 @@ import ccp.seguridad.ssf.ClavesEmisor;
 import ccp.seguridad.ssf.RechazoSet;
 import ccp.seguridad.ssf.SsfConfig;
 import ccp.seguridad.ssf.TiposEvento;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -14,7 +13,6 @@ import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Set;
@@ -54,17 +52,6 @@ final class ReceptorSenales {
     this.alertas = alertas;
     this.revocacionHoras = revocacionHoras;
     this.recepcion = recepcion;
-  }
-
-  /** The receiver's timer, arrival to 202: see MedidasSsf for the transmitter's. */
-  static Timer tiempo(MeterRegistry registry) {
-    return Timer.builder("ssf_reception")
-      .description("Shared Signals receiver: a SET's arrival to its actor revoked and the alert published (the 202)")
-      .publishPercentiles(0.5, 0.99)
-      .publishPercentileHistogram()
-      .minimumExpectedValue(Duration.ofMillis(1))
-      .maximumExpectedValue(Duration.ofSeconds(30))
-      .register(registry);
   }
 
   void recibir(RoutingContext ctx) {

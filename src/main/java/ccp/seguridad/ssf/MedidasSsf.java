@@ -9,17 +9,17 @@ import java.time.Instant;
 
 /**
  * The Shared Signals figures on {@code /metrics}: per stream, a SET's time from stored to acknowledged (202, or a
- * poll's ack), its retries and its refusals.
+ * poll's ack), its retries and its refusals; and the receiver's time from a SET's arrival to its 202.
  */
-final class MedidasSsf {
+public final class MedidasSsf {
 
   private final MeterRegistry registry;
 
-  MedidasSsf(MeterRegistry registry) {
+  public MedidasSsf(MeterRegistry registry) {
     this.registry = registry;
   }
 
-  void entregada(String flujo, Instant creadaEn) {
+  public void entregada(String flujo, Instant creadaEn) {
     Timer.builder("ssf_delivery")
       .description("Shared Signals: a SET stored (with its alert) to acknowledged by the stream's receiver")
       .tag("stream", flujo)
@@ -31,13 +31,24 @@ final class MedidasSsf {
       .record(Duration.between(creadaEn, Instant.now()));
   }
 
-  void reintento(String flujo) {
+  public void reintento(String flujo) {
     Counter.builder("ssf_delivery_retries").description("Shared Signals: failed pushes, retried with back-off")
       .tag("stream", flujo).register(registry).increment();
   }
 
-  void rechazo(String flujo) {
+  public void rechazo(String flujo) {
     Counter.builder("ssf_delivery_refused").description("Shared Signals: SETs the receiver refused for good (4xx)")
       .tag("stream", flujo).register(registry).increment();
+  }
+
+  /** The receiver's timer: a SET's arrival to its actor revoked and the alert published (the 202). */
+  public static Timer recepcion(MeterRegistry registry) {
+    return Timer.builder("ssf_reception")
+      .description("Shared Signals receiver: a SET's arrival to its actor revoked and the alert published (the 202)")
+      .publishPercentiles(0.5, 0.99)
+      .publishPercentileHistogram()
+      .minimumExpectedValue(Duration.ofMillis(1))
+      .maximumExpectedValue(Duration.ofSeconds(30))
+      .register(registry);
   }
 }
