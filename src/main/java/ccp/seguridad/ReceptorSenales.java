@@ -1,5 +1,6 @@
 package ccp.seguridad;
 
+import ccp.platform.http.ApiErrors;
 import ccp.seguridad.ssf.ClavesEmisor;
 import ccp.seguridad.ssf.RechazoSet;
 import ccp.seguridad.ssf.SsfConfig;
@@ -79,8 +80,14 @@ final class ReceptorSenales {
       recepcion.record(System.nanoTime() - llegada, TimeUnit.NANOSECONDS);
       ctx.response().setStatusCode(202).end();
     }).onFailure(err -> {
-      if (err instanceof RechazoSet rechazo) rechazar(ctx, rechazo);
-      else ctx.fail(err);
+      if (err instanceof RechazoSet rechazo) {
+        rechazar(ctx, rechazo);
+      } else {
+        // Not the SET's fault (the provider's keys, the database or the broker did not answer): the transmitter retries.
+        LOG.warn("SET not processed, answered 503: {}", err.toString());
+        ctx.response().putHeader("Retry-After", "1");
+        ApiErrors.send(ctx, 503, "unavailable", "the SET could not be processed now; retry");
+      }
     });
   }
 
