@@ -30,7 +30,7 @@ final class HiloPeticion extends VerticleBase {
 
   private static final Logger LOG = LoggerFactory.getLogger(HiloPeticion.class);
   private static final List<String> FORWARDED = List.of("Authorization", "Content-Type", "Accept", "Idempotency-Key");
-  private static final List<String> RETURNED = List.of("Content-Type", "Location");
+  private static final List<String> RETURNED = List.of("Content-Type", "Location", "Cache-Control", "Retry-After");
 
   private final RoleContext role;
   private final GatewayConfig config;
@@ -64,6 +64,12 @@ final class HiloPeticion extends VerticleBase {
     router.put("/v1/dispositivos/:vendedor").handler(ctx -> reenviar(ctx, config.seguridadUrl()));
     router.get("/v1/alertas").handler(ctx -> reenviar(ctx, config.seguridadUrl()));
     router.post("/v1/revocaciones/:actor/levantamiento").handler(ctx -> reenviar(ctx, config.seguridadUrl()));
+    // Shared Signals: management and poll behind the App's checks like any /v1 route; the metadata, the keys and the
+    // receiver are open, a SET being authenticated by its own signature.
+    router.route("/v1/ssf/*").handler(ctx -> reenviar(ctx, config.seguridadUrl()));
+    router.get("/.well-known/ssf-configuration").handler(ctx -> reenviar(ctx, config.seguridadUrl()));
+    router.get("/ssf/jwks").handler(ctx -> reenviar(ctx, config.seguridadUrl()));
+    router.post("/ssf/recepcion").handler(ctx -> reenviar(ctx, config.seguridadUrl()));
     return role.listen(vertx, router, config.port(), role.httpInstances());
   }
 

@@ -6,6 +6,11 @@ import ccp.platform.http.ApiErrors;
 import ccp.platform.http.JsonBody;
 import ccp.platform.http.JsonResponse;
 import ccp.platform.http.Tokens;
+import ccp.platform.kafka.EventPublisher;
+import ccp.seguridad.ssf.ApiSsf;
+import ccp.seguridad.ssf.ClavesEmisor;
+import ccp.seguridad.ssf.FirmaSet;
+import ccp.seguridad.ssf.MedidasSsf;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonObject;
@@ -19,7 +24,9 @@ import java.util.regex.Pattern;
  * The security area's HTTP API (profile SEGURIDAD): the delivered alerts ({@code GET /v1/alertas}) and the
  * registration of a vendedor's legitimate device change ({@code PUT /v1/dispositivos/{vendedor}}) through
  * ControladorRegistro. A vendedor cannot register a device for itself: a stolen token would then silence ASR-1. And the
- * lift of a revocation ({@code POST /v1/revocaciones/{actor}/levantamiento}), recorded with who, when and why.
+ * lift of a revocation ({@code POST /v1/revocaciones/{actor}/levantamiento}), recorded with who, when and why. On the
+ * same port, the Shared Signals transmitter's metadata, keys, stream management and poll ({@link ApiSsf}) and, when an
+ * identity provider is configured, the receiver of its SETs ({@link ReceptorSenales}).
  */
 final class ApiSeguridad extends VerticleBase {
 
@@ -27,14 +34,18 @@ final class ApiSeguridad extends VerticleBase {
   private static final Pattern MOTIVO = Pattern.compile("[^\\p{Cntrl}]{1,500}");
 
   private final RoleContext role;
-  private final int port;
+  private final SeguridadConfig config;
+  private final FirmaSet firma;
   private Avisos avisos;
   private ControladorRegistro registro;
   private RegistroReacciones reacciones;
+  private ClavesEmisor claves;
+  private EventPublisher publisher;
 
-  ApiSeguridad(RoleContext role, int port) {
+  ApiSeguridad(RoleContext role, SeguridadConfig config, FirmaSet firma) {
     this.role = role;
-    this.port = port;
+    this.config = config;
+    this.firma = firma;
   }
 
   @Override
@@ -47,13 +58,27 @@ final class ApiSeguridad extends VerticleBase {
     router.get("/v1/alertas").handler(this::listarAlertas);
     router.put("/v1/dispositivos/:vendedor").handler(this::registrarCambio);
     router.post("/v1/revocaciones/:actor/levantamiento").handler(this::levantar);
-    return role.listen(vertx, router, port, 1);
+    new ApiSsf(role.sql(), firma, config.ssf().issuer(), role.registry()).mount(router);
+    config.ssf().receptor().ifPresent(proveedor -> {
+      claves = new ClavesEmisor(vertx, proveedor.jwksUrl(), role.http().clientTimeoutMs());
+      publisher = EventPublisher.create(vertx, role.kafka());
+      ReceptorSenales receptor = new ReceptorSenales(proveedor, claves, reacciones, new PublicadorAlertas(publisher),
+        config.ssf().revocacionHoras(), MedidasSsf.recepcion(role.registry()));
+      router.post(ReceptorSenales.RUTA).handler(receptor::recibir);
+    });
+    return role.listen(vertx, router, config.port(), 1);
+  }
+
+  @Override
+  public Future<?> stop() {
+    if (claves != null) claves.close();
+    return publisher == null ? Future.succeededFuture() : publisher.close();
   }
 
   private void listarAlertas(RoutingContext ctx) {
     String actor = ctx.queryParams().get("actor") == null ? null : JsonBody.actorId(ctx.queryParams().get("actor"), "actor");
     int limit = limit(ctx.queryParams().get("limit"));
-    avisos.listar(actor, limit)
+    avisos.listar(actor, limit, pendientes(ctx.queryParams().get("pendientes")))
       .onSuccess(list -> JsonResponse.ok(ctx, new JsonObject().put("alertas", list)))
       .onFailure(ctx::fail);
   }
@@ -77,6 +102,12 @@ final class ApiSeguridad extends VerticleBase {
       if (levantamiento.isEmpty()) ApiErrors.send(ctx, 404, "not_revoked", "actor " + actor + " is not in the revocation list");
       else JsonResponse.ok(ctx, levantamiento.get().toJson());
     }).onFailure(ctx::fail);
+  }
+
+  private static boolean pendientes(String raw) {
+    if (raw == null || raw.equals("false")) return false;
+    if (raw.equals("true")) return true;
+    throw new JsonBody.BadRequest("pendientes", "must be true or false");
   }
 
   private static int limit(String raw) {

@@ -13,27 +13,27 @@ import java.time.ZoneOffset;
 import java.util.UUID;
 
 /**
- * "Avisos entregados" of the Notificador ({@code seguridad.avisos}): one row per {@code id_alerta}. Whether this
- * delivery is the first is decided by the row itself (insert or conditional update), never by a read-then-write.
+ * "Avisos entregados" of the Notificador ({@code seguridad.avisos}): one row per {@code id_alerta}, stored once, which
+ * is when the security area is notified (it reads them here). The listing shows, with each alert, its SETs' delivery
+ * to every Shared Signals stream, so an undelivered one is in sight.
  */
 final class Avisos {
 
   private static final String REGISTRAR = """
-    INSERT INTO seguridad.avisos (id_alerta, tipo, actor, detalle, t0, entregado_en)
-    VALUES ($1, $2, $3, $4, $5, CASE WHEN $6 THEN now() END)
-    ON CONFLICT (id_alerta) DO NOTHING
-    RETURNING id_alerta""";
-  private static final String PENDIENTE = "SELECT entregado_en IS NULL AS pendiente FROM seguridad.avisos WHERE id_alerta = $1";
-  private static final String ENTREGADO = """
-    UPDATE seguridad.avisos SET entregado_en = now(), intentos = intentos + 1, ultimo_error = NULL
-    WHERE id_alerta = $1 AND entregado_en IS NULL
-    RETURNING id_alerta""";
-  private static final String FALLO = "UPDATE seguridad.avisos SET intentos = intentos + 1, ultimo_error = $2 WHERE id_alerta = $1";
+    INSERT INTO seguridad.avisos (id_alerta, tipo, actor, detalle, t0)
+    VALUES ($1, $2, $3, $4, $5)
+    ON CONFLICT (id_alerta) DO NOTHING""";
   private static final String LISTAR = """
-    SELECT id_alerta, tipo, actor, detalle, t0, recibido_en, entregado_en, intentos, ultimo_error
-    FROM seguridad.avisos
-    WHERE ($1::text IS NULL OR actor = $1)
-    ORDER BY recibido_en DESC, id_alerta
+    SELECT a.id_alerta, a.tipo, a.actor, a.detalle, a.t0, a.recibido_en, a.entregado_en,
+           coalesce((SELECT json_agg(json_build_object(
+                       'stream_id', e.id_flujo, 'jti', e.jti, 'event_type', e.tipo_evento, 'intentos', e.intentos,
+                       'entregada_en', e.entregada_en, 'rechazada_en', e.rechazada_en, 'ultimo_error', e.ultimo_error)
+                       ORDER BY e.id_flujo, e.tipo_evento)
+                     FROM seguridad.ssf_entregas e WHERE e.id_alerta = a.id_alerta), '[]') AS entregas
+    FROM seguridad.avisos a
+    WHERE ($1::text IS NULL OR a.actor = $1)
+      AND (NOT $3 OR EXISTS (SELECT 1 FROM seguridad.ssf_entregas e WHERE e.id_alerta = a.id_alerta AND e.entregada_en IS NULL))
+    ORDER BY a.recibido_en DESC, a.id_alerta
     LIMIT $2""";
 
   private final SqlClient sql;
@@ -43,29 +43,16 @@ final class Avisos {
   }
 
   /** Stores the alert; true if this call stored it (a repeated alert answers false). */
-  Future<Boolean> registrar(UUID idAlerta, String tipo, String actor, JsonObject detalle, Instant t0, boolean entregadoAlGuardar) {
+  Future<Boolean> registrar(UUID idAlerta, String tipo, String actor, JsonObject detalle, Instant t0) {
     OffsetDateTime at = t0 == null ? null : t0.atOffset(ZoneOffset.UTC);
     return sql.preparedQuery(REGISTRAR)
-      .execute(Tuple.of(idAlerta, tipo, actor, detalle, at, entregadoAlGuardar))
+      .execute(Tuple.of(idAlerta, tipo, actor, detalle, at))
       .map(rows -> rows.rowCount() == 1);
   }
 
-  Future<Boolean> pendiente(UUID idAlerta) {
-    return sql.preparedQuery(PENDIENTE).execute(Tuple.of(idAlerta))
-      .map(rows -> rows.size() == 1 && rows.iterator().next().getBoolean("pendiente"));
-  }
-
-  /** Marks the alert delivered; true only for the call that delivered it first. */
-  Future<Boolean> marcarEntregado(UUID idAlerta) {
-    return sql.preparedQuery(ENTREGADO).execute(Tuple.of(idAlerta)).map(rows -> rows.rowCount() == 1);
-  }
-
-  Future<Void> registrarFallo(UUID idAlerta, String error) {
-    return sql.preparedQuery(FALLO).execute(Tuple.of(idAlerta, error)).mapEmpty();
-  }
-
-  Future<JsonArray> listar(String actor, int limit) {
-    return sql.preparedQuery(LISTAR).execute(Tuple.of(actor, limit)).map(rows -> {
+  /** {@code pendientes}: only the alerts with a SET some stream has not acknowledged (held, retried or refused). */
+  Future<JsonArray> listar(String actor, int limit, boolean pendientes) {
+    return sql.preparedQuery(LISTAR).execute(Tuple.of(actor, limit, pendientes)).map(rows -> {
       JsonArray list = new JsonArray();
       for (Row row : rows) list.add(toJson(row));
       return list;
@@ -81,8 +68,7 @@ final class Avisos {
       .put("t0", text(row.getOffsetDateTime("t0")))
       .put("recibido_en", text(row.getOffsetDateTime("recibido_en")))
       .put("entregado_en", text(row.getOffsetDateTime("entregado_en")))
-      .put("intentos", row.getInteger("intentos"))
-      .put("ultimo_error", row.getString("ultimo_error"));
+      .put("entregas", row.getJsonArray("entregas"));
   }
 
   private static String text(OffsetDateTime at) {

@@ -6,6 +6,8 @@ import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.Topics;
 import ccp.platform.metrics.AsrTimers;
+import ccp.seguridad.ssf.FirmaSet;
+import ccp.seguridad.ssf.Transmisor;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -16,8 +18,10 @@ import java.util.UUID;
 
 /**
  * ConsumidorAlertas of the Notificador a seguridad (A11–A12): takes each alert from {@code cola.notificador} and
- * notifies the security area exactly once per {@code id_alerta} — stored for the listing and, with a webhook
- * configured, POSTed to it. ASR-1 and ASR-2 end here: {@code asr1} records t0 → notified, {@code asr2} t_det → notified.
+ * notifies the security area exactly once per {@code id_alerta}: stored where the area reads it ({@code GET /v1/alertas}),
+ * and with it one signed SET per event for each Shared Signals stream (the {@link Transmisor}), which are pushed or
+ * polled from those rows on their own schedule — a receiver that is down never holds this consumer back. ASR-1 and
+ * ASR-2 end here: {@code asr1} records t0 → stored, {@code asr2} t_det → stored.
  */
 final class ConsumidorAlertas extends ConsumerVerticle {
 
@@ -25,32 +29,31 @@ final class ConsumidorAlertas extends ConsumerVerticle {
 
   private final RoleContext role;
   private final SeguridadConfig config;
+  private final FirmaSet firma;
   private Avisos avisos;
-  private EntregaWebhook webhook;
+  private Transmisor transmisor;
   private Timer asr1;
   private Timer asr2;
-  private boolean stopped;
 
-  ConsumidorAlertas(RoleContext role, SeguridadConfig config) {
+  ConsumidorAlertas(RoleContext role, SeguridadConfig config, FirmaSet firma) {
     super(role.kafka(), role.health(), COLA, Topics.ALERTA_SEGURIDAD);
     this.role = role;
     this.config = config;
+    this.firma = firma;
   }
 
   @Override
   protected void prepare() {
     avisos = new Avisos(role.sql());
+    transmisor = new Transmisor(vertx, role.sql(), firma, config.ssf().issuer());
     asr1 = AsrTimers.asr1(role.registry(), config.asr1Budget());
     asr2 = AsrTimers.asr2(role.registry(), config.asr2Budget());
-    webhook = config.webhook().map(destino -> new EntregaWebhook(vertx, destino)).orElse(null);
   }
 
-  @Override
-  protected void release() {
-    stopped = true;
-    if (webhook != null) webhook.close();
-  }
-
+  /**
+   * The alert is stored, then its SETs (each (stream, jti) once): a crash between the two redelivers the record, which
+   * stores the SETs then. The offset is committed only after both.
+   */
   @Override
   protected Future<Void> handle(Envelope alerta) {
     EventTypes.require(alerta, EventTypes.ALERTA_SEGURIDAD, Topics.ALERTA_SEGURIDAD);
@@ -60,24 +63,14 @@ final class ConsumidorAlertas extends ConsumerVerticle {
     String actor = alerta.textOf("actor");
     Instant t0 = data.containsKey("t0") ? alerta.instantOf("t0") : null;
     Instant tDet = data.containsKey("t_det") ? alerta.instantOf("t_det") : null;
-    if (webhook == null) {
-      return avisos.registrar(idAlerta, tipo, actor, data, t0, true)
-        .onSuccess(primera -> medir(primera, t0, tDet))
-        .mapEmpty();
-    }
-    return avisos.registrar(idAlerta, tipo, actor, data, t0, false)
-      .compose(ignored -> avisos.pendiente(idAlerta))
-      .compose(pendiente -> !pendiente
-        ? Future.succeededFuture()
-        : webhook.entregar(idAlerta, data, error -> avisos.registrarFallo(idAlerta, error), () -> stopped)
-            .compose(ok -> avisos.marcarEntregado(idAlerta))
-            .onSuccess(primera -> medir(primera, t0, tDet))
-            .mapEmpty());
+    return avisos.registrar(idAlerta, tipo, actor, data, t0)
+      .onSuccess(primera -> medir(primera, t0, tDet))
+      .compose(primera -> transmisor.encolar(idAlerta, data, alerta.time()));
   }
 
   /** ASR-1 from t0 (A3), ASR-2 from t_det (B6), both to this first notification. */
-  private void medir(boolean primeraEntrega, Instant t0, Instant tDet) {
-    if (!primeraEntrega) return;
+  private void medir(boolean primera, Instant t0, Instant tDet) {
+    if (!primera) return;
     Instant now = Instant.now();
     if (t0 != null) asr1.record(Duration.between(t0, now));
     if (tDet != null) asr2.record(Duration.between(tDet, now));

@@ -21,6 +21,7 @@ final class PublicadorAlertas {
   static final String ACCESO_INDEBIDO = "ACCESO_INDEBIDO";
   static final String REACCION_DETENIDA = "REACCION_DETENIDA";
   static final String DETECCION_DETENIDA = "DETECCION_DETENIDA";
+  static final String SENAL_RECIBIDA = "SENAL_RECIBIDA";
 
   private final EventPublisher publisher;
 
@@ -53,6 +54,21 @@ final class PublicadorAlertas {
       .put("reaccion", "revocado, bloqueado, escritura compensada")
       .put("t_det", reaccion.tDet().toString());
     return publicar(idAlerta, "/seguridad/reaccion", reaccion.actor(), data);
+  }
+
+  /** The identity provider told us (a SET) to stop an actor, and it is revoked: the area hears of it like of its own reactions. */
+  Future<Void> senalRecibida(String iss, String jti, String tipoEvento, String actor, Instant recibidoEn) {
+    String idAlerta = idAlerta(SENAL_RECIBIDA, iss + " " + jti);
+    JsonObject data = new JsonObject()
+      .put("id_alerta", idAlerta)
+      .put("tipo", SENAL_RECIBIDA)
+      .put("actor", actor)
+      .put("iss", iss)
+      .put("jti", jti)
+      .put("tipo_evento", tipoEvento)
+      .put("reaccion", "revocado")
+      .put("recibido_en", recibidoEn.toString());
+    return publicar(idAlerta, "/seguridad/receptor-senales", actor, data);
   }
 
   /**

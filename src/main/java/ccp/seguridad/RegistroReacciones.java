@@ -112,6 +112,33 @@ final class RegistroReacciones {
     VALUES ($1, now(), 'infinity', $2, $3)
     ON CONFLICT (actor) DO UPDATE SET vence_en = 'infinity'""";
 
+  /**
+   * A SET from the identity provider (Shared Signals receiver): recorded once per (iss, jti), and in the same statement
+   * its actor revoked for {@code $5} hours — or longer, if a revocation in force already lasts longer. A revocation
+   * that had lapsed starts anew with this reason.
+   */
+  private static final String REVOCAR_POR_SENAL = """
+    WITH nueva AS (
+           INSERT INTO seguridad.ssf_recibidos (iss, jti, tipo_evento, actor) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (iss, jti) DO NOTHING
+           RETURNING actor),
+         revocada AS (
+           INSERT INTO seguridad.lista_revocacion AS l (actor, revocado_en, vence_en, motivo)
+           SELECT actor, now(), now() + make_interval(hours => $5), $6 FROM nueva
+           ON CONFLICT (actor) DO UPDATE SET
+             revocado_en = CASE WHEN l.vence_en <= now() THEN EXCLUDED.revocado_en ELSE l.revocado_en END,
+             motivo = CASE WHEN l.vence_en <= now() THEN EXCLUDED.motivo ELSE l.motivo END,
+             vence_en = greatest(l.vence_en, EXCLUDED.vence_en))
+    SELECT EXISTS (SELECT 1 FROM nueva) AS nueva,
+           coalesce((SELECT alerta_publicada_en IS NOT NULL FROM seguridad.ssf_recibidos WHERE iss = $1 AND jti = $2), false)
+             AS alerta_publicada""";
+  private static final String ALERTA_PUBLICADA = """
+    UPDATE seguridad.ssf_recibidos SET alerta_publicada_en = now()
+    WHERE iss = $1 AND jti = $2 AND alerta_publicada_en IS NULL""";
+
+  /** A received SET: whether this call recorded it, and whether its alert was already published by an earlier one. */
+  record Recibida(boolean nueva, boolean alertaPublicada) {}
+
   private final SqlClient sql;
 
   RegistroReacciones(SqlClient sql) {
@@ -179,5 +206,16 @@ final class RegistroReacciones {
     return sql.preparedQuery(REVOCAR)
       .execute(Tuple.of(r.actor(), "escritura indebida en " + r.servicio() + " (pedido " + r.pedido() + ")", r.idEscritura()))
       .mapEmpty();
+  }
+
+  Future<Recibida> revocarPorSenal(String iss, String jti, String tipoEvento, String actor, int horas, String motivo) {
+    return sql.preparedQuery(REVOCAR_POR_SENAL).execute(Tuple.of(iss, jti, tipoEvento, actor, horas, motivo)).map(rows -> {
+      Row row = rows.iterator().next();
+      return new Recibida(row.getBoolean("nueva"), row.getBoolean("alerta_publicada"));
+    });
+  }
+
+  Future<Void> alertaPublicada(String iss, String jti) {
+    return sql.preparedQuery(ALERTA_PUBLICADA).execute(Tuple.of(iss, jti)).mapEmpty();
   }
 }

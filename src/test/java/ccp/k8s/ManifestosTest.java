@@ -255,6 +255,8 @@ class ManifestosTest {
       if (kafkaUsers.contains(kafkaPrincipal(role))) expected.put("CCP_KAFKA_PASSWORD_" + upper, kafkaPrincipal(role) + "/password");
       expected.put("CCP_PG_PASSWORD_" + upper, databaseSecret(role) + "/password");
       if (PEER_CALLERS.contains(role)) expected.put("CCP_PEER_PRIVATE_KEY", "ccp-peer-" + role.id() + "/jwk");
+      // The Shared Signals transmitter signs its SETs in seguridad, the Notificador's role, and nowhere else.
+      if (role == Role.SEGURIDAD) expected.put("CCP_SSF_PRIVATE_KEY", "ccp-ssf-transmisor/jwk");
       Map<String, String> fromSecrets = new TreeMap<>();
       for (Object entry : list(container.get("env"))) {
         Object ref = at(entry, "valueFrom", "secretKeyRef");
@@ -270,7 +272,7 @@ class ManifestosTest {
   @Test
   @DisplayName("no pod holds a key that signs App tokens; only the roles that call others hold their own peer key, and the callees their public keys")
   void noSigningKeyButTheIssuers() {
-    assertThat(clusterEnv).doesNotContainKeys("CCP_JWT_SECRET", "CCP_PEER_PRIVATE_KEY");
+    assertThat(clusterEnv).doesNotContainKeys("CCP_JWT_SECRET", "CCP_PEER_PRIVATE_KEY", "CCP_SSF_PRIVATE_KEY");
     for (Role role : Role.values()) {
       Map<String, Object> container = container(deploymentOf(role));
       Set<String> names = list(container.get("env")).stream().map(e -> str(e, "name")).collect(Collectors.toSet());
@@ -455,12 +457,13 @@ class ManifestosTest {
       management.answer503();
       scrape = management.body("/metrics");
     }
-    Matcher metric = Pattern.compile("\\b((?:asr\\d|vertx)_[a-z0-9_]+)\\b").matcher(String.join("\n", expressions));
+    Matcher metric = Pattern.compile("\\b((?:asr\\d|vertx|ssf)_[a-z0-9_]+)\\b").matcher(String.join("\n", expressions));
     Set<String> used = new TreeSet<>();
     while (metric.find()) used.add(metric.group(1));
-    assertThat(used).contains("vertx_http_server_requests_total");
+    assertThat(used).contains("vertx_http_server_requests_total", "ssf_delivery_seconds_bucket", "ssf_delivery_retries_total",
+      "ssf_delivery_refused_total", "ssf_reception_seconds_bucket");
     for (String name : used) {
-      assertThat(scrape).as("/metrics exports " + name).contains("\n" + name + "{");
+      assertThat(scrape).as("/metrics exports " + name).containsPattern("\n" + name + "[{ ]");
     }
     assertThat(scrape).containsPattern("vertx_http_server_requests_total\\{[^}]*code=\"503\"");
     assertThat(expressions).anyMatch(e -> e.contains("vertx_http_server_requests_total{code=~\"5..\"}"));

@@ -4,6 +4,7 @@ import ccp.platform.config.Settings;
 import ccp.platform.http.Health;
 import ccp.platform.http.ManagementServer;
 import ccp.platform.metrics.AsrTimers;
+import ccp.seguridad.ssf.MedidasSsf;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
@@ -63,6 +64,11 @@ final class RunningManagement implements AutoCloseable {
     AsrTimers.asr2(registry, settings.millis("asr2.budget-ms")).record(Duration.ofMillis(10));
     AsrTimers.asr3(registry, settings.millis("asr3.budget-ms")).record(Duration.ofMillis(10));
     AsrTimers.asr4(registry, settings.millis("asr4.budget-ms")).record(Duration.ofMillis(10));
+    MedidasSsf ssf = new MedidasSsf(registry);
+    ssf.entregada("0123456789abcdef0123456789abcdef", java.time.Instant.now().minusMillis(10));
+    ssf.reintento("0123456789abcdef0123456789abcdef");
+    ssf.rechazo("0123456789abcdef0123456789abcdef");
+    MedidasSsf.recepcion(registry).record(Duration.ofMillis(10));
   }
 
   /** One HTTP answer 503 from a server of this Vert.x, so the server request series exist. */

@@ -38,6 +38,12 @@ public final class Http {
     return send(builder);
   }
 
+  /** A POST whose body is of {@code contentType} (a SET, say), with no token. */
+  public static Response postAs(String url, String contentType, String body) {
+    return send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+      .POST(HttpRequest.BodyPublishers.ofString(body)).header("content-type", contentType));
+  }
+
   public static Response get(String url, String token) {
     return send(request(url, token).GET());
   }

@@ -80,10 +80,16 @@ public final class Settings {
     text("peer.private-key", v -> true, "empty or the private JWK of this process's calling role");
     text("peer.jwks", v -> true, "empty or the JWK Set of the calling roles' public keys");
     bool("demo.seed");
-    text("notificador.webhook-url", v -> v.isEmpty() || isHttpUrl(v), "empty or an http(s) URL");
-    integer("notificador.webhook-timeout-ms", 100, 60_000);
-    integer("notificador.retry-initial-ms", 10, 60_000);
-    integer("notificador.retry-max-ms", 10, 600_000);
+    text("ssf.issuer", v -> isHttpUrl(v) && !v.endsWith("/") && !v.contains("?") && !v.contains("#"),
+      "the transmitter's issuer: the http(s) base URL receivers reach it at, no trailing slash, query or fragment");
+    text("ssf.private-key", v -> true, "empty or the private RSA JWK the SETs are signed with");
+    integer("ssf.push-timeout-ms", 100, 60_000);
+    integer("ssf.retry-initial-ms", 10, 60_000);
+    integer("ssf.retry-max-ms", 10, 3_600_000);
+    integer("ssf.barrido-ms", 50, 60_000);
+    text("ssf.receptor.jwks-url", v -> v.isEmpty() || isHttpUrl(v), "empty (no SETs received) or the http(s) URL of the provider's JWK Set");
+    text("ssf.receptor.issuer", v -> true, "the iss of the provider's SETs");
+    text("ssf.receptor.audience", v -> true, "the aud the provider's SETs name this system by");
     integer("outbox.poll-ms", 10, 60_000);
     integer("outbox.batch-size", 1, 10_000);
     integer("outbox.claim-timeout-ms", 100, 600_000);
@@ -135,8 +141,12 @@ public final class Settings {
       if (value == null) throw new ConfigException("configuration key '" + key + "' is missing (expected " + e.getValue().expected + ")");
       check(key, value, e.getValue(), key);
     }
-    if (merged.getInteger("notificador.retry-max-ms") < merged.getInteger("notificador.retry-initial-ms")) {
-      throw new ConfigException("notificador.retry-max-ms must be >= notificador.retry-initial-ms");
+    if (merged.getInteger("ssf.retry-max-ms") < merged.getInteger("ssf.retry-initial-ms")) {
+      throw new ConfigException("ssf.retry-max-ms must be >= ssf.retry-initial-ms");
+    }
+    if (!merged.getString("ssf.receptor.jwks-url").isEmpty()
+        && (merged.getString("ssf.receptor.issuer").isBlank() || merged.getString("ssf.receptor.audience").isBlank())) {
+      throw new ConfigException("ssf.receptor.jwks-url is set: ssf.receptor.issuer and ssf.receptor.audience must be set too");
     }
     if (merged.getInteger("jwt.ttl-minutes") > merged.getInteger("jwt.max-ttl-minutes")) {
       throw new ConfigException("jwt.ttl-minutes must be <= jwt.max-ttl-minutes (the roles refuse longer-lived tokens)");

@@ -2,6 +2,7 @@ package ccp.platform.infra;
 
 import ccp.platform.config.ConfigException;
 import ccp.platform.config.Settings;
+import ccp.platform.http.Jwks;
 import ccp.platform.kafka.BrokerSetup;
 import ccp.platform.kafka.KafkaConfig;
 import ccp.platform.kafka.KafkaCredentials;
@@ -25,11 +26,15 @@ import java.util.Map;
  * embedded Kafka and PostgreSQL; the embedded PostgreSQL's role passwords ({@link PgCredentials}) replace the
  * configured {@code pg.password.*}. Beside the embedded PostgreSQL (a laptop, never production) the keys left unset get
  * development ones from the data directory: an empty {@code jwt.jwks-url} the {@link DevIssuer}'s JWK Set, served on
- * loopback by a {@link JwksEndpoint}; an empty {@code peer.jwks} and {@code peer.private-key} the {@link DevPeerKeys}.
+ * loopback by a {@link JwksEndpoint}; an empty {@code peer.jwks} and {@code peer.private-key} the {@link DevPeerKeys};
+ * an empty {@code ssf.private-key} the key in {@code <data.dir>/ssf-transmitter.jwk}, made once.
  * The embedded broker gets the {@link KafkaCredentials} of the data directory, and once it has started, its users,
  * topics and ACLs ({@link BrokerSetup}); the settings then carry every role's Kafka password.
  */
 public final class Infrastructure implements AutoCloseable {
+
+  /** The development key of the Shared Signals transmitter, in the data directory. */
+  public static final String SSF_KEY = "ssf-transmitter.jwk";
 
   private final List<AutoCloseable> started;
   private final Settings settings;
@@ -109,6 +114,9 @@ public final class Infrastructure implements AutoCloseable {
       DevPeerKeys peers = DevPeerKeys.ensure(settings.dataDir());
       if (settings.text("peer.jwks").isBlank()) resolved.put("peer.jwks", peers.jwks().encode());
       if (settings.text("peer.private-key").isBlank()) resolved.put("peer.private-key", peers.privateKey(DevPeerKeys.CALLER).encode());
+    }
+    if (settings.text("ssf.private-key").isBlank()) {
+      resolved.put("ssf.private-key", Jwks.createOnce(settings.dataDir().resolve(SSF_KEY), Jwks.generateRs256("ccp-ssf-1")).encode());
     }
   }
 

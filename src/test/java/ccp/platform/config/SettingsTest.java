@@ -53,8 +53,12 @@ class SettingsTest {
       .hasMessageContaining("jwt.ttl-minutes must be <= jwt.max-ttl-minutes");
     assertThatThrownBy(() -> Settings.from(file, Map.of("CCP_JWT_SECRET", "a-shared-secret-of-at-least-32-characters")))
       .hasMessageContaining("unknown environment variable CCP_JWT_SECRET");
-    assertThatThrownBy(() -> Settings.from(file, Map.of("CCP_NOTIFICADOR_WEBHOOK_URL", "ftp://x")))
-      .hasMessageContaining("notificador.webhook-url");
+    assertThatThrownBy(() -> Settings.from(file, Map.of("CCP_SSF_RECEPTOR_JWKS_URL", "ftp://x")))
+      .hasMessageContaining("ssf.receptor.jwks-url");
+    assertThatThrownBy(() -> Settings.from(file, Map.of("CCP_SSF_ISSUER", "https://ccp.example.com/")))
+      .hasMessageContaining("ssf.issuer");
+    assertThatThrownBy(() -> Settings.from(file, Map.of("CCP_SSF_RECEPTOR_JWKS_URL", "https://idp.example.com/jwks")))
+      .hasMessageContaining("ssf.receptor.issuer and ssf.receptor.audience must be set");
     assertThatThrownBy(() -> Settings.from(file, Map.of("CCP_TYPO", "1")))
       .hasMessageContaining("unknown environment variable CCP_TYPO").hasMessageContaining("CCP_PG_HOST");
     assertThatThrownBy(() -> Settings.from(file.copy().put("pg.hots", "x"), Map.of()))

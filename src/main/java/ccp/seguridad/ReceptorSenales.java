@@ -1,0 +1,153 @@
+package ccp.seguridad;
+
+import ccp.platform.http.ApiErrors;
+import ccp.seguridad.ssf.ClavesEmisor;
+import ccp.seguridad.ssf.RechazoSet;
+import ccp.seguridad.ssf.SsfConfig;
+import ccp.seguridad.ssf.TiposEvento;
+import io.micrometer.core.instrument.Timer;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.auth.impl.jose.JWT;
+import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+/**
+ * The Shared Signals receiver (RFC 8935 push, {@code POST /ssf/recepcion}): a SET from the configured identity
+ * provider saying an actor's session was revoked, its credential changed or its account disabled puts the actor in
+ * the Lista de revocación — so every gateway refuses its next request — and raises an alert. The 202 answers only once
+ * both are done. A SET that is not the provider's, not for us, replayed or of an event this receiver does not act on
+ * gets RFC 8935's error and changes nothing.
+ */
+final class ReceptorSenales {
+
+  static final String RUTA = "/ssf/recepcion";
+
+  private static final Logger LOG = LoggerFactory.getLogger(ReceptorSenales.class);
+  private static final Pattern JTI = Pattern.compile("[\\x21-\\x7e]{1,256}");
+  private static final Pattern ACTOR = Pattern.compile("[A-Za-z0-9_.@-]{1,128}");
+  /** What a transmitter may send whatever the stream asked: answered 202, nothing to act on. */
+  private static final Set<String> INFORMATIVOS = Set.of(TiposEvento.VERIFICACION,
+    "https://schemas.openid.net/secevent/ssf/event-type/stream-updated");
+
+  private final SsfConfig.Receptor proveedor;
+  private final ClavesEmisor claves;
+  private final RegistroReacciones registro;
+  private final PublicadorAlertas alertas;
+  private final int revocacionHoras;
+  private final Timer recepcion;
+
+  ReceptorSenales(SsfConfig.Receptor proveedor, ClavesEmisor claves, RegistroReacciones registro, PublicadorAlertas alertas,
+                  int revocacionHoras, Timer recepcion) {
+    this.proveedor = proveedor;
+    this.claves = claves;
+    this.registro = registro;
+    this.alertas = alertas;
+    this.revocacionHoras = revocacionHoras;
+    this.recepcion = recepcion;
+  }
+
+  void recibir(RoutingContext ctx) {
+    long llegada = System.nanoTime();
+    Instant recibidoEn = Instant.now();
+    String contentType = ctx.request().getHeader("Content-Type");
+    if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith("application/secevent+jwt")) {
+      rechazar(ctx, new RechazoSet("invalid_request", "Content-Type must be application/secevent+jwt"));
+      return;
+    }
+    String token = ctx.body().asString() == null ? "" : ctx.body().asString().trim();
+    Future.succeededFuture(token).map(this::cabecera).compose(claves::verificar).compose(claims -> {
+      Senal senal = senal(claims);
+      if (senal == null) return Future.succeededFuture();
+      return registro.revocarPorSenal(senal.iss(), senal.jti(), senal.tipo(), senal.actor(), revocacionHoras,
+        "señal " + senal.tipo() + " de " + senal.iss() + " (jti " + senal.jti() + ")").compose(recibida -> {
+          if (!recibida.nueva() && recibida.alertaPublicada()) {
+            return Future.failedFuture(new RechazoSet("invalid_request", "SET " + senal.jti() + " was already received"));
+          }
+          return alertas.senalRecibida(senal.iss(), senal.jti(), senal.tipo(), senal.actor(), recibidoEn)
+            .compose(x -> registro.alertaPublicada(senal.iss(), senal.jti()))
+            .onSuccess(x -> LOG.info("Actor {} revoked on a {} SET from {} (jti {})", senal.actor(), senal.tipo(), senal.iss(), senal.jti()));
+        });
+    }).onSuccess(x -> {
+      recepcion.record(System.nanoTime() - llegada, TimeUnit.NANOSECONDS);
+      ctx.response().setStatusCode(202).end();
+    }).onFailure(err -> {
+      if (err instanceof RechazoSet rechazo) {
+        rechazar(ctx, rechazo);
+      } else {
+        // Not the SET's fault (the provider's keys, the database or the broker did not answer): the transmitter retries.
+        LOG.warn("SET not processed, answered 503: {}", err.toString());
+        ctx.response().putHeader("Retry-After", "1");
+        ApiErrors.send(ctx, 503, "unavailable", "the SET could not be processed now; retry");
+      }
+    });
+  }
+
+  /** The header and issuer, checked before the signature: the type keeps another kind of JWT out (SSF 1.0 §4.1.1). */
+  private String cabecera(String token) {
+    JsonObject parsed;
+    try {
+      parsed = JWT.parse(token);
+    } catch (RuntimeException e) {
+      throw new RechazoSet("invalid_request", "the body is not a JWT");
+    }
+    String typ = parsed.getJsonObject("header").getString("typ", "");
+    if (!typ.equalsIgnoreCase("secevent+jwt") && !typ.equalsIgnoreCase("application/secevent+jwt")) {
+      throw new RechazoSet("invalid_request", "the JWT is not a SET (typ must be secevent+jwt)");
+    }
+    Object iss = parsed.getJsonObject("payload").getValue("iss");
+    if (!proveedor.issuer().equals(iss)) throw new RechazoSet("invalid_issuer", "iss " + iss + " is not the configured provider");
+    return token;
+  }
+
+  private record Senal(String iss, String jti, String tipo, String actor) {}
+
+  /** The verified SET's meaning; null for an informative event (verification, stream updated). */
+  private Senal senal(JsonObject claims) {
+    Object aud = claims.getValue("aud");
+    boolean paraNosotros = aud instanceof String a ? a.equals(proveedor.audience())
+      : aud instanceof JsonArray list && list.contains(proveedor.audience());
+    if (!paraNosotros) throw new RechazoSet("invalid_audience", "aud " + aud + " does not name this receiver");
+    if (!(claims.getValue("jti") instanceof String jti) || !JTI.matcher(jti).matches()) {
+      throw new RechazoSet("invalid_request", "jti is required");
+    }
+    if (!(claims.getValue("events") instanceof JsonObject events) || events.size() != 1) {
+      throw new RechazoSet("invalid_request", "events must hold exactly one event");
+    }
+    String tipo = events.fieldNames().iterator().next();
+    if (INFORMATIVOS.contains(tipo)) return null;
+    if (!TiposEvento.REVOCAN.contains(tipo)) throw new RechazoSet("invalid_request", "event type " + tipo + " is not one this receiver acts on");
+    Object evento = events.getValue(tipo);
+    if (!(evento instanceof JsonObject detalle)) throw new RechazoSet("invalid_request", "the event must be an object");
+    Object sujeto = claims.containsKey("sub_id") ? claims.getValue("sub_id") : detalle.getValue("subject");
+    return new Senal(proveedor.issuer(), jti, tipo, actor(sujeto));
+  }
+
+  /** The actor a subject identifier (RFC 9493) names: opaque, the provider's iss_sub, or a complex subject's user. */
+  private String actor(Object sujeto) {
+    if (sujeto instanceof JsonObject id) {
+      String actor = switch (id.getString("format", "")) {
+        case "opaque" -> id.getString("id");
+        case "iss_sub" -> proveedor.issuer().equals(id.getString("iss")) ? id.getString("sub") : null;
+        case "complex" -> id.getValue("user") instanceof JsonObject user ? actor(user) : null;
+        default -> null;
+      };
+      if (actor != null && ACTOR.matcher(actor).matches()) return actor;
+    }
+    throw new RechazoSet("invalid_request", "sub_id must name an actor: format opaque, iss_sub of the provider, or complex with a user");
+  }
+
+  private static void rechazar(RoutingContext ctx, RechazoSet rechazo) {
+    LOG.warn("SET refused ({}): {}", rechazo.err(), rechazo.getMessage());
+    ctx.response().setStatusCode(400).putHeader("Content-Type", "application/json")
+      .end(new JsonObject().put("err", rechazo.err()).put("description", rechazo.getMessage()).encode());
+  }
+}

@@ -1,0 +1,369 @@
+package ccp.seguridad.ssf;
+
+import ccp.platform.http.Actor;
+import ccp.platform.http.ApiErrors;
+import ccp.platform.http.JsonBody;
+import ccp.platform.http.JsonResponse;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.sqlclient.SqlClient;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+
+/**
+ * The transmitter's HTTP side (SSF 1.0 §7–8): its metadata and keys, open to anyone; the stream management API and
+ * the poll endpoint (RFC 8936) under {@code /v1/ssf}, behind the App's token and revocation checks for the SEGURIDAD
+ * profile, which the router mounting it applies to {@code /v1/*}. The security area administers every stream: a
+ * receiver's own client is a SEGURIDAD actor of the directory (see docs/ssf.md).
+ */
+public final class ApiSsf {
+
+  static final String CONFIGURACION = "/v1/ssf/stream";
+  static final String ESTADO = "/v1/ssf/status";
+  static final String VERIFICACION = "/v1/ssf/verify";
+  static final String POLL = "/v1/ssf/poll/";
+  /** Seconds between two verification requests of a stream; a faster one is answered 429 (SSF 1.0 §8.1.1). */
+  static final int MIN_VERIFICATION_INTERVAL = 5;
+
+  private static final int MAX_POLL = 1_000;
+  private static final Pattern ID = Pattern.compile("[0-9a-f]{32}");
+  private static final Pattern JTI = Pattern.compile("[\\x21-\\x7e]{1,256}");
+  private static final Pattern TEXTO = Pattern.compile("[^\\p{Cntrl}]{0,500}");
+  private static final Pattern CABECERA = Pattern.compile("[^\\p{Cntrl}]{1,4096}");
+  private static final Set<String> ESTADOS = Set.of("enabled", "paused", "disabled");
+  private static final Set<String> RECEPTOR = Set.of("delivery", "events_requested", "description", "aud");
+  private static final Set<String> TRANSMISOR = Set.of("stream_id", "iss", "events_supported", "events_delivered", "min_verification_interval");
+
+  private final Flujos flujos;
+  private final FirmaSet firma;
+  private final String issuer;
+  private final MedidasSsf medidas;
+
+  public ApiSsf(SqlClient sql, FirmaSet firma, String issuer, MeterRegistry registry) {
+    this.flujos = new Flujos(sql);
+    this.firma = firma;
+    this.issuer = issuer;
+    this.medidas = new MedidasSsf(registry);
+  }
+
+  public void mount(Router router) {
+    router.get("/.well-known/ssf-configuration").handler(this::metadatos);
+    router.get("/ssf/jwks").handler(ctx -> sinCache(ctx).putHeader("Content-Type", "application/jwk-set+json").end(firma.jwks().encode()));
+    router.post(CONFIGURACION).handler(this::crear);
+    router.get(CONFIGURACION).handler(this::leer);
+    router.patch(CONFIGURACION).handler(ctx -> actualizar(ctx, false));
+    router.put(CONFIGURACION).handler(ctx -> actualizar(ctx, true));
+    router.delete(CONFIGURACION).handler(this::borrar);
+    router.get(ESTADO).handler(this::leerEstado);
+    router.post(ESTADO).handler(this::cambiarEstado);
+    router.post(VERIFICACION).handler(this::verificar);
+    router.post(POLL + ":flujo").handler(this::sondear);
+  }
+
+  private void metadatos(RoutingContext ctx) {
+    sinCache(ctx);
+    JsonResponse.ok(ctx, new JsonObject()
+      .put("spec_version", "1_0")
+      .put("issuer", issuer)
+      .put("jwks_uri", issuer + "/ssf/jwks")
+      .put("delivery_methods_supported", new JsonArray().add(Flujo.PUSH).add(Flujo.POLL))
+      .put("configuration_endpoint", issuer + CONFIGURACION)
+      .put("status_endpoint", issuer + ESTADO)
+      .put("verification_endpoint", issuer + VERIFICACION)
+      .put("default_subjects", "ALL")
+      .put("authorization_schemes", new JsonArray().add(new JsonObject().put("spec_urn", "urn:ietf:rfc:6749"))));
+  }
+
+  private void crear(RoutingContext ctx) {
+    JsonObject body = JsonBody.object(ctx, RECEPTOR);
+    Entrega entrega = entrega(body.getValue("delivery"));
+    List<String> solicitados = solicitados(body);
+    String aud = body.containsKey("aud") ? texto(body, "aud", 1) : entrega.audPorOmision();
+    flujos.crear(aud, entrega.metodo(), entrega.url(), entrega.autorizacion(), solicitados, entregados(solicitados),
+        descripcion(body), Actor.of(ctx).id())
+      .onSuccess(flujo -> {
+        sinCache(ctx);
+        JsonResponse.send(ctx, 201, flujo.toJson(issuer, MIN_VERIFICATION_INTERVAL));
+      })
+      .onFailure(ctx::fail);
+  }
+
+  private void leer(RoutingContext ctx) {
+    String id = ctx.queryParams().get("stream_id");
+    if (id == null) {
+      flujos.listar().onSuccess(list -> {
+        JsonArray array = new JsonArray();
+        list.forEach(f -> array.add(f.toJson(issuer, MIN_VERIFICATION_INTERVAL)));
+        sinCache(ctx).putHeader("Content-Type", "application/json").end(array.encode());
+      }).onFailure(ctx::fail);
+      return;
+    }
+    conFlujo(ctx, id, flujos.leer(streamId(id)), flujo -> JsonResponse.ok(ctx, flujo.toJson(issuer, MIN_VERIFICATION_INTERVAL)));
+  }
+
+  /** PATCH merges the receiver-supplied members present; PUT ({@code reemplazar}) replaces them all. */
+  private void actualizar(RoutingContext ctx, boolean reemplazar) {
+    Set<String> permitidos = new HashSet<>(RECEPTOR);
+    permitidos.addAll(TRANSMISOR);
+    JsonObject body = JsonBody.object(ctx, permitidos);
+    String id = streamId(body.getString("stream_id"));
+    flujos.leer(id).compose(actual -> {
+      if (actual.isEmpty()) return Future.succeededFuture(Optional.<Flujo>empty());
+      comprobarTransmisor(body, actual.get());
+      if (body.containsKey("aud") && !actual.get().aud().equals(body.getValue("aud"))) {
+        throw new JsonBody.BadRequest("aud", "cannot be changed (it is " + actual.get().aud() + ")");
+      }
+      boolean conEntrega = reemplazar || body.containsKey("delivery");
+      Entrega entrega = conEntrega ? entrega(body.getValue("delivery")) : null;
+      List<String> solicitados = reemplazar || body.containsKey("events_requested") ? solicitados(body) : null;
+      boolean conDescripcion = reemplazar || body.containsKey("description");
+      return flujos.actualizar(id, entrega == null ? null : entrega.metodo(), entrega == null ? null : entrega.url(),
+        entrega == null ? null : entrega.autorizacion(), solicitados, solicitados == null ? null : entregados(solicitados),
+        conDescripcion ? descripcion(body) : null, conDescripcion);
+    }).onComplete(ar -> {
+      if (ar.failed()) ctx.fail(ar.cause());
+      else if (ar.result().isEmpty()) noStream(ctx, id);
+      else JsonResponse.ok(ctx, ar.result().get().toJson(issuer, MIN_VERIFICATION_INTERVAL));
+    });
+  }
+
+  private void borrar(RoutingContext ctx) {
+    String id = streamId(ctx.queryParams().get("stream_id"));
+    flujos.borrar(id).onSuccess(borrado -> {
+      if (borrado) sinCache(ctx).setStatusCode(204).end();
+      else noStream(ctx, id);
+    }).onFailure(ctx::fail);
+  }
+
+  private void leerEstado(RoutingContext ctx) {
+    String id = streamId(ctx.queryParams().get("stream_id"));
+    conFlujo(ctx, id, flujos.leer(id), flujo -> JsonResponse.ok(ctx, flujo.estadoJson()));
+  }
+
+  private void cambiarEstado(RoutingContext ctx) {
+    JsonObject body = JsonBody.object(ctx, Set.of("stream_id", "status", "reason"));
+    String id = streamId(body.getString("stream_id"));
+    Object status = body.getValue("status");
+    if (!(status instanceof String estado) || !ESTADOS.contains(estado)) {
+      throw new JsonBody.BadRequest("status", "must be one of " + ESTADOS);
+    }
+    String motivo = body.containsKey("reason") ? texto(body, "reason", 0) : null;
+    conFlujo(ctx, id, flujos.cambiarEstado(id, estado, motivo), flujo -> JsonResponse.ok(ctx, flujo.estadoJson()));
+  }
+
+  private void verificar(RoutingContext ctx) {
+    JsonObject body = JsonBody.object(ctx, Set.of("stream_id", "state"));
+    String id = streamId(body.getString("stream_id"));
+    String state = body.containsKey("state") ? texto(body, "state", 0) : null;
+    flujos.leer(id).onSuccess(actual -> {
+      if (actual.isEmpty()) {
+        noStream(ctx, id);
+        return;
+      }
+      if ("disabled".equals(actual.get().estado())) {
+        ApiErrors.send(ctx, 409, "stream_disabled", "stream " + id + " is disabled: enable it first");
+        return;
+      }
+      JsonObject evento = new JsonObject();
+      if (state != null) evento.put("state", state);
+      String jti = UUID.randomUUID().toString();
+      String set = firma.firmar(new EventoSsf(jti, TiposEvento.VERIFICACION, null, id, evento)
+        .claims(issuer, actual.get().aud(), System.currentTimeMillis() / 1000));
+      flujos.verificar(id, MIN_VERIFICATION_INTERVAL, jti, set).onSuccess(encolada -> {
+        if (encolada) {
+          ctx.vertx().eventBus().send(RepartidorSet.DESPERTAR, null);
+          sinCache(ctx).setStatusCode(204).end();
+        } else {
+          ctx.response().putHeader("Retry-After", String.valueOf(MIN_VERIFICATION_INTERVAL));
+          ApiErrors.send(ctx, 429, "too_many_requests", "at most one verification every " + MIN_VERIFICATION_INTERVAL + " s per stream");
+        }
+      }).onFailure(ctx::fail);
+    }).onFailure(ctx::fail);
+  }
+
+  /** RFC 8936 §2.4: acknowledge, report errors, and take what waits; answered at once, never held open. */
+  private void sondear(RoutingContext ctx) {
+    String id = streamId(ctx.pathParam("flujo"));
+    JsonObject body = JsonBody.object(ctx, Set.of("maxEvents", "returnImmediately", "ack", "setErrs"));
+    int max = maxEvents(body.getValue("maxEvents"));
+    if (body.containsKey("returnImmediately") && !(body.getValue("returnImmediately") instanceof Boolean)) {
+      throw new JsonBody.BadRequest("returnImmediately", "must be true or false");
+    }
+    List<String> acks = jtis(body.getValue("ack"));
+    Map<String, String> errores = errores(body.getValue("setErrs"));
+    flujos.leer(id).compose(actual -> {
+      if (actual.isEmpty()) return Future.succeededFuture((Flujos.Sondeo) null);
+      if (!Flujo.POLL.equals(actual.get().metodo())) {
+        throw new JsonBody.BadRequest("stream_id", "stream " + id + " is delivered by push, not polled");
+      }
+      return flujos.sondear(id, acks, errores, max);
+    }).onSuccess(sondeo -> {
+      if (sondeo == null) {
+        noStream(ctx, id);
+        return;
+      }
+      sondeo.reconocidas().forEach(creada -> medidas.entregada(id, creada));
+      JsonObject sets = new JsonObject();
+      sondeo.sets().forEach(sets::put);
+      sinCache(ctx);
+      JsonResponse.ok(ctx, new JsonObject().put("sets", sets).put("moreAvailable", sondeo.hayMas()));
+    }).onFailure(ctx::fail);
+  }
+
+  /** The delivery a receiver asked for; none means poll (SSF 1.0 §8.1.1.1). */
+  private record Entrega(String metodo, String url, String autorizacion) {
+    String audPorOmision() {
+      return url != null ? url : "urn:ccp:ssf:receptor:" + UUID.randomUUID();
+    }
+  }
+
+  private static Entrega entrega(Object value) {
+    if (value == null) return new Entrega(Flujo.POLL, null, null);
+    if (!(value instanceof JsonObject delivery)) throw new JsonBody.BadRequest("delivery", "must be an object with a method");
+    Object method = delivery.getValue("method");
+    if (Flujo.POLL.equals(method)) {
+      if (delivery.size() > 1 && !(delivery.size() == 2 && delivery.containsKey("endpoint_url"))) {
+        throw new JsonBody.BadRequest("delivery", "a poll delivery takes only method (the transmitter gives its endpoint_url)");
+      }
+      return new Entrega(Flujo.POLL, null, null);
+    }
+    if (!Flujo.PUSH.equals(method)) {
+      throw new JsonBody.BadRequest("delivery.method", "must be " + Flujo.PUSH + " (push) or " + Flujo.POLL + " (poll)");
+    }
+    for (String member : delivery.fieldNames()) {
+      if (!Set.of("method", "endpoint_url", "authorization_header").contains(member)) {
+        throw new JsonBody.BadRequest("delivery." + member, "unknown member (allowed: method, endpoint_url, authorization_header)");
+      }
+    }
+    Object url = delivery.getValue("endpoint_url");
+    if (!(url instanceof String text) || !httpUrl(text)) {
+      throw new JsonBody.BadRequest("delivery.endpoint_url", "must be the receiver's http(s) URL");
+    }
+    Object authorization = delivery.getValue("authorization_header");
+    if (authorization != null && !(authorization instanceof String header && CABECERA.matcher(header).matches())) {
+      throw new JsonBody.BadRequest("delivery.authorization_header", "must be a header value of at most 4096 printable characters");
+    }
+    return new Entrega(Flujo.PUSH, text, (String) authorization);
+  }
+
+  private static List<String> solicitados(JsonObject body) {
+    Object value = body.getValue("events_requested");
+    if (value == null) return TiposEvento.SOPORTADOS;
+    if (!(value instanceof JsonArray array) || array.isEmpty() || array.size() > 100) {
+      throw new JsonBody.BadRequest("events_requested", "must be an array of 1 to 100 event type URIs");
+    }
+    List<String> list = new ArrayList<>();
+    for (Object item : array) {
+      if (!(item instanceof String uri) || uri.isBlank() || uri.length() > 500) {
+        throw new JsonBody.BadRequest("events_requested", "every member must be an event type URI");
+      }
+      if (!list.contains(uri)) list.add(uri);
+    }
+    return list;
+  }
+
+  /** What the transmitter will send: those asked for that it supports, in its own order; unknown ones are ignored. */
+  private static List<String> entregados(List<String> solicitados) {
+    return TiposEvento.SOPORTADOS.stream().filter(solicitados::contains).toList();
+  }
+
+  private void comprobarTransmisor(JsonObject body, Flujo actual) {
+    JsonObject esperado = actual.toJson(issuer, MIN_VERIFICATION_INTERVAL);
+    for (String member : TRANSMISOR) {
+      if (body.containsKey(member) && !esperado.getValue(member).equals(body.getValue(member))) {
+        throw new JsonBody.BadRequest(member, "is the transmitter's and must be " + esperado.getValue(member));
+      }
+    }
+  }
+
+  private static String descripcion(JsonObject body) {
+    return body.getValue("description") == null ? null : texto(body, "description", 0);
+  }
+
+  private static String texto(JsonObject body, String field, int min) {
+    Object value = body.getValue(field);
+    if (!(value instanceof String text) || text.length() < min || !TEXTO.matcher(text).matches()) {
+      throw new JsonBody.BadRequest(field, "must be a string of " + min + " to 500 printable characters");
+    }
+    return text;
+  }
+
+  private static String streamId(String value) {
+    if (value == null || !ID.matcher(value).matches()) throw new JsonBody.BadRequest("stream_id", "must be a stream id (32 hex digits)");
+    return value;
+  }
+
+  private static int maxEvents(Object value) {
+    if (value == null) return 100;
+    if (value instanceof Integer n && n >= 0 && n <= MAX_POLL) return n;
+    throw new JsonBody.BadRequest("maxEvents", "must be an integer from 0 to " + MAX_POLL);
+  }
+
+  private static List<String> jtis(Object value) {
+    if (value == null) return List.of();
+    if (!(value instanceof JsonArray array) || array.size() > MAX_POLL) {
+      throw new JsonBody.BadRequest("ack", "must be an array of at most " + MAX_POLL + " jti");
+    }
+    List<String> list = new ArrayList<>();
+    for (Object item : array) {
+      if (!(item instanceof String jti) || !JTI.matcher(jti).matches()) throw new JsonBody.BadRequest("ack", "every member must be a jti");
+      list.add(jti);
+    }
+    return list;
+  }
+
+  private static Map<String, String> errores(Object value) {
+    if (value == null) return Map.of();
+    if (!(value instanceof JsonObject errs) || errs.size() > MAX_POLL) {
+      throw new JsonBody.BadRequest("setErrs", "must be an object of at most " + MAX_POLL + " jti: {err, description}");
+    }
+    Map<String, String> map = new LinkedHashMap<>();
+    errs.forEach(e -> {
+      if (!JTI.matcher(e.getKey()).matches() || !(e.getValue() instanceof JsonObject err) || !(err.getValue("err") instanceof String)) {
+        throw new JsonBody.BadRequest("setErrs", "every member must be jti: {\"err\": code, \"description\": text}");
+      }
+      String texto = Flujos.error(err);
+      map.put(e.getKey(), texto.length() > 500 ? texto.substring(0, 500) : texto);
+    });
+    return map;
+  }
+
+  private static boolean httpUrl(String text) {
+    try {
+      URI uri = URI.create(text);
+      return ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null && text.length() <= 2000;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  private static void conFlujo(RoutingContext ctx, String id, Future<Optional<Flujo>> lectura, Consumer<Flujo> then) {
+    lectura.onSuccess(flujo -> {
+      if (flujo.isEmpty()) noStream(ctx, id);
+      else then.accept(flujo.get());
+    }).onFailure(ctx::fail);
+  }
+
+  private static void noStream(RoutingContext ctx, String id) {
+    ApiErrors.send(ctx, 404, "stream_not_found", "no stream " + id);
+  }
+
+  private static HttpServerResponse sinCache(RoutingContext ctx) {
+    return ctx.response().putHeader("Cache-Control", "no-store");
+  }
+}

@@ -1,0 +1,83 @@
+package ccp.seguridad.ssf;
+
+import ccp.platform.http.Jwks;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.auth.NoSuchKeyIdException;
+import io.vertx.ext.auth.impl.jose.JWK;
+import io.vertx.ext.auth.impl.jose.JWT;
+import io.vertx.ext.web.client.WebClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.security.SignatureException;
+import java.util.List;
+
+/**
+ * The identity provider's signing keys, read from its JWK Set, and the signature check of its SETs. A SET signed by a
+ * key not yet known reads the set again (a rotation), at most once per {@link #RELECTURA_MS}. Confined to the
+ * verticle that serves the receiver: no lock.
+ */
+public final class ClavesEmisor {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ClavesEmisor.class);
+  private static final long RELECTURA_MS = 30_000;
+
+  private final WebClient client;
+  private final String url;
+  private final long timeoutMs;
+  private JWT jwt;
+  private long leidasEn;
+
+  public ClavesEmisor(Vertx vertx, String url, long timeoutMs) {
+    this.client = WebClient.create(vertx);
+    this.url = url;
+    this.timeoutMs = timeoutMs;
+  }
+
+  /** The verified claims of {@code token}; fails with {@link RechazoSet} when its key or signature is not the provider's. */
+  public Future<JsonObject> verificar(String token) {
+    Future<Void> claves = jwt == null ? leer() : Future.succeededFuture();
+    return claves.compose(x -> decodificar(token)).recover(err -> {
+      if (!(err instanceof NoSuchKeyIdException) || System.currentTimeMillis() - leidasEn < RELECTURA_MS) return Future.failedFuture(rechazo(err));
+      return leer().compose(x -> decodificar(token)).recover(again -> Future.failedFuture(rechazo(again)));
+    });
+  }
+
+  public void close() {
+    client.close();
+  }
+
+  private Future<JsonObject> decodificar(String token) {
+    try {
+      return Future.succeededFuture(jwt.decode(token));
+    } catch (SignatureException | RuntimeException e) {
+      return Future.failedFuture(e);
+    }
+  }
+
+  private Future<Void> leer() {
+    leidasEn = System.currentTimeMillis();
+    return client.getAbs(url).timeout(timeoutMs).send().compose(response -> {
+      if (response.statusCode() != 200) return Future.failedFuture("the provider's JWK Set at " + url + " answered " + response.statusCode());
+      List<JsonObject> keys = Jwks.signingKeys(Jwks.parse(response.bodyAsString(), "the JWK Set at " + url), "the JWK Set at " + url);
+      JWT fresh = new JWT();
+      keys.forEach(key -> fresh.addJWK(new JWK(key)));
+      jwt = fresh;
+      LOG.info("Shared Signals receiver: {} key(s) from {}", keys.size(), url);
+      return Future.<Void>succeededFuture();
+    }).onFailure(err -> LOG.warn("Shared Signals receiver: the provider's keys could not be read: {}", err.getMessage()));
+  }
+
+  private static Throwable rechazo(Throwable err) {
+    if (err instanceof RechazoSet) return err;
+    if (err instanceof NoSuchKeyIdException) return new RechazoSet("invalid_key", "the SET is signed by a key the provider does not publish");
+    if (err instanceof SignatureException) return new RechazoSet("authentication_failed", "the SET's signature is not the provider's");
+    if (err instanceof IllegalArgumentException || err instanceof IllegalStateException) {
+      return new RechazoSet("invalid_request", "not a signed JWT: " + err.getMessage());
+    }
+    // The keys could not be read: not the SET's fault; the transmitter retries a 5xx.
+    return err;
+  }
+}

@@ -1,0 +1,231 @@
+package ccp.seguridad.ssf;
+
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The streams and their SETs ({@code seguridad.ssf_flujos}, {@code seguridad.ssf_entregas}), their one owner. Every
+ * change is one statement: a PATCH merges in SQL, a push is claimed for a lease before it is sent, and each outcome
+ * is recorded only on a SET not yet delivered — so two seguridad processes never send one SET together, and none is
+ * sent again after its 202.
+ */
+final class Flujos {
+
+  /** A SET to push, claimed by this process until its lease ends. */
+  record Reclamada(String flujo, String jti, String set, int intentos, Instant creadaEn, String endpointUrl, String authorizationHeader) {}
+
+  /** One SET for one stream, as the Notificador stores it with its alert. */
+  record Entrega(String flujo, String jti, String tipoEvento, String set) {}
+
+  /** What a poll answered: the SETs not yet acknowledged (at most the maximum) and whether more wait, and the acknowledged ones. */
+  record Sondeo(Map<String, String> sets, boolean hayMas, List<Instant> reconocidas) {}
+
+  private static final String SELECT = "SELECT " + Flujo.COLUMNAS + " FROM seguridad.ssf_flujos";
+  private static final String CREAR = "INSERT INTO seguridad.ssf_flujos (id_flujo, aud, metodo, endpoint_url, authorization_header, "
+    + "eventos_solicitados, eventos_entregados, descripcion, creado_por) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING "
+    + Flujo.COLUMNAS;
+  /** PATCH: a null member leaves the column as it is; a new delivery replaces the whole delivery. */
+  private static final String ACTUALIZAR = """
+    UPDATE seguridad.ssf_flujos SET
+      metodo = coalesce($2, metodo),
+      endpoint_url = CASE WHEN $2 IS NULL THEN endpoint_url ELSE $3 END,
+      authorization_header = CASE WHEN $2 IS NULL THEN authorization_header ELSE $4 END,
+      eventos_solicitados = coalesce($5, eventos_solicitados),
+      eventos_entregados = coalesce($6, eventos_entregados),
+      descripcion = CASE WHEN $8 THEN $7 ELSE descripcion END
+    WHERE id_flujo = $1
+    RETURNING\s""" + Flujo.COLUMNAS;
+  private static final String BORRAR = "DELETE FROM seguridad.ssf_flujos WHERE id_flujo = $1";
+  /** A disabled stream holds nothing (SSF 1.0 §8.1.2): its undelivered SETs go with the change. */
+  private static final String CAMBIAR_ESTADO = """
+    WITH f AS (
+           UPDATE seguridad.ssf_flujos SET estado = $2, motivo_estado = $3 WHERE id_flujo = $1
+           RETURNING\s""" + Flujo.COLUMNAS + """
+    ),
+         descartadas AS (
+           DELETE FROM seguridad.ssf_entregas e
+           WHERE $2 = 'disabled' AND e.id_flujo IN (SELECT id_flujo FROM f) AND e.entregada_en IS NULL)
+    SELECT * FROM f""";
+  private static final String VERIFICAR = """
+    WITH permitida AS (
+           UPDATE seguridad.ssf_flujos SET ultima_verificacion = now()
+           WHERE id_flujo = $1 AND (ultima_verificacion IS NULL OR ultima_verificacion <= now() - make_interval(secs => $2))
+           RETURNING id_flujo)
+    INSERT INTO seguridad.ssf_entregas (id_flujo, jti, tipo_evento, set_jwt)
+    SELECT id_flujo, $3, $4, $5 FROM permitida""";
+  private static final String ENCOLAR = """
+    INSERT INTO seguridad.ssf_entregas (id_flujo, jti, id_alerta, tipo_evento, set_jwt)
+    SELECT f, j, $5, t, s FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS x (f, j, t, s)
+    ON CONFLICT (id_flujo, jti) DO NOTHING""";
+  private static final String RECLAMAR = """
+    WITH vencidas AS (
+           SELECT e.id_flujo, e.jti FROM seguridad.ssf_entregas e JOIN seguridad.ssf_flujos f USING (id_flujo)
+           WHERE e.entregada_en IS NULL AND e.rechazada_en IS NULL AND e.proximo_intento <= now()
+             AND (e.reclamada_hasta IS NULL OR e.reclamada_hasta < now())
+             AND f.estado = 'enabled' AND f.metodo = 'urn:ietf:rfc:8935'
+           ORDER BY e.proximo_intento
+           LIMIT $1
+           FOR UPDATE OF e SKIP LOCKED)
+    UPDATE seguridad.ssf_entregas e
+    SET reclamada_hasta = now() + make_interval(secs => $2::float8 / 1000), intentos = e.intentos + 1
+    FROM vencidas v, seguridad.ssf_flujos f
+    WHERE e.id_flujo = v.id_flujo AND e.jti = v.jti AND f.id_flujo = e.id_flujo
+    RETURNING e.id_flujo, e.jti, e.set_jwt, e.intentos, e.creada_en, f.endpoint_url, f.authorization_header""";
+  private static final String ENTREGADA = """
+    UPDATE seguridad.ssf_entregas SET entregada_en = now(), reclamada_hasta = NULL, ultimo_error = NULL
+    WHERE id_flujo = $1 AND jti = $2 AND entregada_en IS NULL""";
+  private static final String REINTENTAR = """
+    UPDATE seguridad.ssf_entregas
+    SET proximo_intento = now() + make_interval(secs => $3::float8 / 1000), reclamada_hasta = NULL, ultimo_error = $4
+    WHERE id_flujo = $1 AND jti = $2 AND entregada_en IS NULL""";
+  private static final String RECHAZADA = """
+    UPDATE seguridad.ssf_entregas SET rechazada_en = now(), reclamada_hasta = NULL, ultimo_error = $3
+    WHERE id_flujo = $1 AND jti = $2 AND entregada_en IS NULL""";
+  /**
+   * RFC 8936 in one statement: the acknowledged SETs are delivered, the ones the receiver reports errors for are
+   * refused, and the rest still waiting are returned (again, until acknowledged), oldest first.
+   */
+  private static final String SONDEAR = """
+    WITH reconocidas AS (
+           UPDATE seguridad.ssf_entregas SET entregada_en = now(), ultimo_error = NULL
+           WHERE id_flujo = $1 AND jti = ANY ($2::text[]) AND entregada_en IS NULL AND rechazada_en IS NULL
+           RETURNING creada_en),
+         erroneas AS (
+           UPDATE seguridad.ssf_entregas e SET rechazada_en = now(), ultimo_error = x.error
+           FROM unnest($3::text[], $4::text[]) AS x (jti, error)
+           WHERE e.id_flujo = $1 AND e.jti = x.jti AND e.entregada_en IS NULL AND e.rechazada_en IS NULL
+           RETURNING e.jti),
+         esperan AS (
+           SELECT e.jti, e.set_jwt, e.creada_en FROM seguridad.ssf_entregas e JOIN seguridad.ssf_flujos f USING (id_flujo)
+           WHERE e.id_flujo = $1 AND f.estado = 'enabled' AND e.entregada_en IS NULL AND e.rechazada_en IS NULL
+             AND NOT e.jti = ANY ($2::text[]) AND NOT e.jti = ANY ($3::text[])
+           ORDER BY e.creada_en, e.jti
+           LIMIT $5)
+    SELECT NULL AS jti, NULL AS set_jwt, creada_en FROM reconocidas
+    UNION ALL
+    SELECT jti, set_jwt, creada_en FROM esperan""";
+
+  private final SqlClient sql;
+
+  Flujos(SqlClient sql) {
+    this.sql = sql;
+  }
+
+  Future<Flujo> crear(String aud, String metodo, String endpointUrl, String authorizationHeader, List<String> solicitados,
+                      List<String> entregados, String descripcion, String creadoPor) {
+    String id = UUID.randomUUID().toString().replace("-", "");
+    return sql.preparedQuery(CREAR).execute(Tuple.from(new Object[] {id, aud, metodo, endpointUrl, authorizationHeader,
+      solicitados.toArray(String[]::new), entregados.toArray(String[]::new), descripcion, creadoPor}))
+      .map(rows -> Flujo.of(rows.iterator().next()));
+  }
+
+  Future<Optional<Flujo>> leer(String id) {
+    return sql.preparedQuery(SELECT + " WHERE id_flujo = $1").execute(Tuple.of(id)).map(Flujos::primero);
+  }
+
+  Future<List<Flujo>> listar() {
+    return sql.query(SELECT + " ORDER BY creado_en, id_flujo").execute().map(Flujos::todos);
+  }
+
+  /** The streams an alert is stored for: enabled ones, and paused ones, which hold their SETs until enabled. */
+  Future<List<Flujo>> receptores() {
+    return sql.query(SELECT + " WHERE estado <> 'disabled'").execute().map(Flujos::todos);
+  }
+
+  /** {@code metodo} null: the delivery is not changed; {@code conDescripcion} false: nor is the description. */
+  Future<Optional<Flujo>> actualizar(String id, String metodo, String endpointUrl, String authorizationHeader, List<String> solicitados,
+                                     List<String> entregados, String descripcion, boolean conDescripcion) {
+    return sql.preparedQuery(ACTUALIZAR).execute(Tuple.from(new Object[] {id, metodo, endpointUrl, authorizationHeader,
+      solicitados == null ? null : solicitados.toArray(String[]::new), entregados == null ? null : entregados.toArray(String[]::new),
+      descripcion, conDescripcion})).map(Flujos::primero);
+  }
+
+  Future<Boolean> borrar(String id) {
+    return sql.preparedQuery(BORRAR).execute(Tuple.of(id)).map(rows -> rows.rowCount() == 1);
+  }
+
+  Future<Optional<Flujo>> cambiarEstado(String id, String estado, String motivo) {
+    return sql.preparedQuery(CAMBIAR_ESTADO).execute(Tuple.of(id, estado, motivo)).map(Flujos::primero);
+  }
+
+  /** Queues a verification SET unless one was asked for less than {@code intervaloS} ago (false then). */
+  Future<Boolean> verificar(String id, int intervaloS, String jti, String set) {
+    return sql.preparedQuery(VERIFICAR).execute(Tuple.of(id, intervaloS, jti, TiposEvento.VERIFICACION, set))
+      .map(rows -> rows.rowCount() == 1);
+  }
+
+  /** Stores SETs of alert {@code idAlerta}; each (stream, jti) once, whatever the number of calls. */
+  Future<Void> encolar(UUID idAlerta, List<Entrega> entregas) {
+    if (entregas.isEmpty()) return Future.succeededFuture();
+    return sql.preparedQuery(ENCOLAR).execute(Tuple.of(
+      entregas.stream().map(Entrega::flujo).toArray(String[]::new), entregas.stream().map(Entrega::jti).toArray(String[]::new),
+      entregas.stream().map(Entrega::tipoEvento).toArray(String[]::new), entregas.stream().map(Entrega::set).toArray(String[]::new),
+      idAlerta)).mapEmpty();
+  }
+
+  Future<List<Reclamada>> reclamar(int max, long leaseMs) {
+    return sql.preparedQuery(RECLAMAR).execute(Tuple.of(max, leaseMs)).map(rows -> {
+      List<Reclamada> list = new ArrayList<>(rows.size());
+      for (Row row : rows) {
+        list.add(new Reclamada(row.getString("id_flujo"), row.getString("jti"), row.getString("set_jwt"), row.getInteger("intentos"),
+          row.getOffsetDateTime("creada_en").toInstant(), row.getString("endpoint_url"), row.getString("authorization_header")));
+      }
+      return list;
+    });
+  }
+
+  /** True for the call that recorded the delivery (a SET delivered before stays as it was). */
+  Future<Boolean> entregada(String flujo, String jti) {
+    return sql.preparedQuery(ENTREGADA).execute(Tuple.of(flujo, jti)).map(rows -> rows.rowCount() == 1);
+  }
+
+  Future<Void> reintentar(String flujo, String jti, long enMs, String error) {
+    return sql.preparedQuery(REINTENTAR).execute(Tuple.of(flujo, jti, enMs, error)).mapEmpty();
+  }
+
+  Future<Void> rechazada(String flujo, String jti, String error) {
+    return sql.preparedQuery(RECHAZADA).execute(Tuple.of(flujo, jti, error)).mapEmpty();
+  }
+
+  Future<Sondeo> sondear(String flujo, List<String> reconocidas, Map<String, String> errores, int max) {
+    return sql.preparedQuery(SONDEAR).execute(Tuple.of(flujo, reconocidas.toArray(String[]::new),
+      errores.keySet().toArray(String[]::new), errores.values().toArray(String[]::new), max + 1)).map(rows -> {
+      Map<String, String> sets = new LinkedHashMap<>();
+      List<Instant> hechas = new ArrayList<>();
+      boolean hayMas = false;
+      for (Row row : rows) {
+        String jti = row.getString("jti");
+        if (jti == null) hechas.add(row.getOffsetDateTime("creada_en").toInstant());
+        else if (sets.size() == max) hayMas = true;
+        else sets.put(jti, row.getString("set_jwt"));
+      }
+      return new Sondeo(sets, hayMas, hechas);
+    });
+  }
+
+  private static Optional<Flujo> primero(io.vertx.sqlclient.RowSet<Row> rows) {
+    return rows.size() == 0 ? Optional.empty() : Optional.of(Flujo.of(rows.iterator().next()));
+  }
+
+  private static List<Flujo> todos(io.vertx.sqlclient.RowSet<Row> rows) {
+    List<Flujo> list = new ArrayList<>(rows.size());
+    for (Row row : rows) list.add(Flujo.of(row));
+    return list;
+  }
+
+  /** The error of a receiver's poll {@code setErrs} entry, as recorded. */
+  static String error(JsonObject setErr) {
+    return setErr.getString("err") + (setErr.getString("description") == null ? "" : ": " + setErr.getString("description"));
+  }
+}
