@@ -12,6 +12,7 @@ import java.util.Optional;
  * @param port            the security area's API ({@code seguridad.port})
  * @param gestorUrl       the Gestor, asked for permissions (B5) and told to block (B10)
  * @param pedidosUrl      Pedidos, told to annul the improper order (B11)
+ * @param inventarioUrl   Inventario, told to revert the improper stock adjustment (B11)
  * @param detectorLoteMax the writers the Detector asks the Gestor about in one request ({@code detector.lote-max})
  * @param revocacionHoras how long the Reacción's revocation lasts once its reaction finished; it does not
  *                        expire before ({@code reaccion.revocacion-horas})
@@ -22,8 +23,8 @@ import java.util.Optional;
  * @param asr2Budget      ASR-2's budget, t_det → notified; past it a reaction (or the Detector) a peer holds is told
  *                        to the area and the Bandeja
  */
-public record SeguridadConfig(int port, String gestorUrl, String pedidosUrl, int detectorLoteMax, int revocacionHoras,
-                              long reanudarTrasMs, Optional<Webhook> webhook, Duration asr1Budget, Duration asr2Budget) {
+public record SeguridadConfig(int port, String gestorUrl, String pedidosUrl, String inventarioUrl, int detectorLoteMax,
+                              int revocacionHoras, long reanudarTrasMs, Optional<Webhook> webhook, Duration asr1Budget, Duration asr2Budget) {
 
   /** Where the Notificador POSTs each alert, how long it waits for an answer, and how it backs off between tries. */
   public record Webhook(String url, long timeoutMs, Backoff reintento) {}
@@ -34,7 +35,7 @@ public record SeguridadConfig(int port, String gestorUrl, String pedidosUrl, int
       settings.integer("notificador.webhook-timeout-ms"),
       new Backoff(settings.integer("notificador.retry-initial-ms"), settings.integer("notificador.retry-max-ms"))));
     return new SeguridadConfig(settings.integer("seguridad.port"), settings.text("gestor.url"), settings.text("pedidos.url"),
-      settings.integer("detector.lote-max"), settings.integer("reaccion.revocacion-horas"),
+      settings.text("inventario.url"), settings.integer("detector.lote-max"), settings.integer("reaccion.revocacion-horas"),
       settings.integer("reaccion.reanudar-tras-ms"), webhook, settings.millis("asr1.budget-ms"), settings.millis("asr2.budget-ms"));
   }
 }

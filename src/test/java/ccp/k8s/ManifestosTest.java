@@ -307,7 +307,7 @@ class ManifestosTest {
     assertThat(perfil.getJsonObject("permissions").getJsonArray("edit").getList()).as("a user cannot raise their own profile")
       .containsExactly("admin");
     assertThat(perfil.getJsonObject("validations").getJsonObject("options").getJsonArray("options").getList())
-      .as("App profiles only").containsExactlyInAnyOrder("VENDEDOR", "CONSULTA", "SEGURIDAD", "OPERADOR");
+      .as("App profiles only").containsExactlyInAnyOrder("VENDEDOR", "CONSULTA", "SEGURIDAD", "OPERADOR", "BODEGA");
   }
 
   @Test
