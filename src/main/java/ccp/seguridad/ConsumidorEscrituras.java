@@ -123,8 +123,12 @@ final class ConsumidorEscrituras extends ConsumerVerticle {
         Map<String, Set<String>> escribenEn = new HashMap<>();
         for (Object p : respuesta.getJsonArray("permisos")) {
           JsonObject permiso = (JsonObject) p;
+          // An answer without it (a Gestor from before escribe_en, mid-upgrade) is no answer: taken as "may write
+          // nowhere", it would revoke every writer; failing retries the writes until the Gestor answers it.
+          JsonArray escribeEn = permiso.getJsonArray("escribe_en");
+          if (escribeEn == null) throw new IllegalStateException("the Gestor's permissions of " + permiso.getString("actor") + " have no escribe_en");
           Set<String> servicios = new HashSet<>();
-          permiso.getJsonArray("escribe_en", new JsonArray()).forEach(s -> servicios.add(String.valueOf(s)));
+          escribeEn.forEach(s -> servicios.add(String.valueOf(s)));
           escribenEn.put(permiso.getString("actor"), servicios);
         }
         return escribenEn;
