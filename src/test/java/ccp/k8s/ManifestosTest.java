@@ -53,8 +53,8 @@ class ManifestosTest {
     Role.PEDIDOS, Role.CADENA, Role.FACTURACION, Role.INVENTARIO, Role.DESPACHO);
   /** The view's arrows between roles (DESIGN.md §10): the gateway to the roles behind it, the Detector and the Reacción. */
   private static final Map<Role, Set<Role>> VIEW_CALLS = new EnumMap<>(Map.of(
-    Role.GATEWAY, EnumSet.of(Role.GESTOR, Role.SEGURIDAD, Role.PEDIDOS, Role.CADENA),
-    Role.SEGURIDAD, EnumSet.of(Role.GESTOR, Role.PEDIDOS)));
+    Role.GATEWAY, EnumSet.of(Role.GESTOR, Role.SEGURIDAD, Role.PEDIDOS, Role.CADENA, Role.INVENTARIO),
+    Role.SEGURIDAD, EnumSet.of(Role.GESTOR, Role.PEDIDOS, Role.INVENTARIO)));
   /** The roles that sign their calls with their own key; the gateway forwards the App's token instead. */
   private static final Set<Role> PEER_CALLERS = EnumSet.of(Role.SEGURIDAD);
 
@@ -309,7 +309,7 @@ class ManifestosTest {
     assertThat(perfil.getJsonObject("permissions").getJsonArray("edit").getList()).as("a user cannot raise their own profile")
       .containsExactly("admin");
     assertThat(perfil.getJsonObject("validations").getJsonObject("options").getJsonArray("options").getList())
-      .as("App profiles only").containsExactlyInAnyOrder("VENDEDOR", "CONSULTA", "SEGURIDAD", "OPERADOR");
+      .as("App profiles only").containsExactlyInAnyOrder("VENDEDOR", "CONSULTA", "SEGURIDAD", "OPERADOR", "BODEGA");
   }
 
   @Test

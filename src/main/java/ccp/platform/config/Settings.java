@@ -66,10 +66,12 @@ public final class Settings {
     integer("seguridad.port", 0, 65535);
     integer("pedidos.port", 0, 65535);
     integer("cadena.port", 0, 65535);
+    integer("inventario.port", 0, 65535);
     text("gestor.url", Settings::isHttpUrl, "an http(s) URL of the gestor role");
     text("seguridad.url", Settings::isHttpUrl, "an http(s) URL of the seguridad role");
     text("pedidos.url", Settings::isHttpUrl, "an http(s) URL of the pedidos role");
     text("cadena.url", Settings::isHttpUrl, "an http(s) URL of the cadena role");
+    text("inventario.url", Settings::isHttpUrl, "an http(s) URL of the inventario role");
     integer("http.client-timeout-ms", 100, 120_000);
     integer("http.client-pool-size", 1, 4_096);
     text("jwt.jwks-url", v -> v.isEmpty() || isHttpUrl(v), "empty (the development issuer) or the http(s) URL of the issuer's JWK Set");
