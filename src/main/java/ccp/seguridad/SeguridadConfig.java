@@ -17,13 +17,14 @@ import java.util.Optional;
  *                        expire before ({@code reaccion.revocacion-horas})
  * @param reanudarTrasMs  a reaction not moved for this long has lost its runner and is resumed
  *                        ({@code reaccion.reanudar-tras-ms})
+ * @param liderazgoMs     how often the standby tries to take the group's leadership ({@code seguridad.liderazgo-ms})
  * @param webhook         the security area's webhook; absent when {@code notificador.webhook-url} is empty
  * @param asr1Budget      ASR-1's budget, t0 → notified
  * @param asr2Budget      ASR-2's budget, t_det → notified; past it a reaction (or the Detector) a peer holds is told
  *                        to the area and the Bandeja
  */
 public record SeguridadConfig(int port, String gestorUrl, String pedidosUrl, int detectorLoteMax, int revocacionHoras,
-                              long reanudarTrasMs, Optional<Webhook> webhook, Duration asr1Budget, Duration asr2Budget) {
+                              long reanudarTrasMs, long liderazgoMs, Optional<Webhook> webhook, Duration asr1Budget, Duration asr2Budget) {
 
   /** Where the Notificador POSTs each alert, how long it waits for an answer, and how it backs off between tries. */
   public record Webhook(String url, long timeoutMs, Backoff reintento) {}
@@ -35,6 +36,6 @@ public record SeguridadConfig(int port, String gestorUrl, String pedidosUrl, int
       new Backoff(settings.integer("notificador.retry-initial-ms"), settings.integer("notificador.retry-max-ms"))));
     return new SeguridadConfig(settings.integer("seguridad.port"), settings.text("gestor.url"), settings.text("pedidos.url"),
       settings.integer("detector.lote-max"), settings.integer("reaccion.revocacion-horas"),
-      settings.integer("reaccion.reanudar-tras-ms"), webhook, settings.millis("asr1.budget-ms"), settings.millis("asr2.budget-ms"));
+      settings.integer("reaccion.reanudar-tras-ms"), settings.integer("seguridad.liderazgo-ms"), webhook, settings.millis("asr1.budget-ms"), settings.millis("asr2.budget-ms"));
   }
 }
