@@ -14,8 +14,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The topics of DESIGN.md §3. Security topics have one partition (one active consumer + a standby); the chain's have
- * P ({@link TopicsConfig#chainPartitions()}), the most replicas of a chain role that can share the work.
+ * The topics of DESIGN.md §3, with the partitions each consumer's scaling needs; keys give each consumer the order it
+ * needs (docs/design.md, "Topics: keys, partitions and the order each consumer needs"). The topics only seguridad reads
+ * have one partition: its active process alone reads them ({@code ccp.seguridad.LiderazgoSeguridad}), so more would
+ * share nothing. The chain's have P ({@link TopicsConfig#chainPartitions()}), the most replicas of a chain role that
+ * can share the work — {@code escritura.realizada} too: it starts every order's chain (steps 1–4), which must scale
+ * with P, while seguridad's Detector, the other reader, reads all its partitions in the active process.
  */
 public final class Topics {
 
@@ -40,8 +44,8 @@ public final class Topics {
     Map<String, Integer> topics = new LinkedHashMap<>();
     topics.put(SESION_ABIERTA, security);
     topics.put(ALERTA_SEGURIDAD, security);
-    topics.put(ESCRITURA_REALIZADA, security);
     int chain = config.chainPartitions();
+    topics.put(ESCRITURA_REALIZADA, chain);
     topics.put(ETAPA_EJECUTAR, chain);
     topics.put(ETAPA_COMPLETADA, chain);
     topics.put(PEDIDO_LISTO, chain);
