@@ -1,6 +1,7 @@
 package ccp.platform.kafka;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,16 +56,36 @@ public final class Topics {
     return topics;
   }
 
-  /** Creates the missing topics, as the broker's operator; existing ones are left as they are. */
+  /** Creates the missing topics and grows those with fewer partitions than the code asks for, as the broker's operator. */
   static void ensure(Admin admin, TopicsConfig config) throws InterruptedException, ExecutionException, TimeoutException {
-    short replication = (short) config.replicationFactor();
+    ensure(admin, partitions(config), (short) config.replicationFactor());
+  }
+
+  /**
+   * A topic is never shrunk (Kafka cannot) nor re-replicated. Growing moves some keys to new partitions, so a key's
+   * records written before and after may be read out of order once: every consumer of these topics tolerates that
+   * (docs/design.md, "Topics: keys, partitions and the order each consumer needs").
+   */
+  static void ensure(Admin admin, Map<String, Integer> wanted, short replication)
+      throws InterruptedException, ExecutionException, TimeoutException {
     Set<String> existing = admin.listTopics().names().get(TIMEOUT_S, TimeUnit.SECONDS);
-    List<NewTopic> missing = partitions(config).entrySet().stream()
+    List<NewTopic> missing = wanted.entrySet().stream()
       .filter(e -> !existing.contains(e.getKey()))
       .map(e -> new NewTopic(e.getKey(), e.getValue(), replication))
       .toList();
-    if (missing.isEmpty()) return;
-    LOG.info("Creating topics {}", missing.stream().map(NewTopic::name).toList());
-    admin.createTopics(missing).all().get(TIMEOUT_S, TimeUnit.SECONDS);
+    if (!missing.isEmpty()) {
+      LOG.info("Creating topics {}", missing.stream().map(NewTopic::name).toList());
+      admin.createTopics(missing).all().get(TIMEOUT_S, TimeUnit.SECONDS);
+    }
+    List<String> present = wanted.keySet().stream().filter(existing::contains).toList();
+    if (present.isEmpty()) return;
+    Map<String, NewPartitions> grow = new LinkedHashMap<>();
+    admin.describeTopics(present).allTopicNames().get(TIMEOUT_S, TimeUnit.SECONDS).forEach((name, topic) -> {
+      if (topic.partitions().size() < wanted.get(name)) grow.put(name, NewPartitions.increaseTo(wanted.get(name)));
+    });
+    if (grow.isEmpty()) return;
+    LOG.warn("Growing topics to the partitions the code asks for: {}", grow.entrySet().stream()
+      .map(e -> e.getKey() + " → " + e.getValue().totalCount()).toList());
+    admin.createPartitions(grow).all().get(TIMEOUT_S, TimeUnit.SECONDS);
   }
 }
