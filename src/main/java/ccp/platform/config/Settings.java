@@ -107,6 +107,7 @@ public final class Settings {
     integer("reanudador.espera-ms", 50, 600_000);
     integer("reaccion.revocacion-horas", 1, 24 * 365);
     integer("reaccion.reanudar-tras-ms", 100, 600_000);
+    integer("seguridad.liderazgo-ms", 50, 60_000);
     integer("asr1.budget-ms", 1, 60_000);
     integer("asr2.budget-ms", 1, 60_000);
     integer("asr3.budget-ms", 1, 600_000);
