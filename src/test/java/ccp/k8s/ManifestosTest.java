@@ -475,11 +475,11 @@ class ManifestosTest {
       management.answer503();
       scrape = management.body("/metrics");
     }
-    Matcher metric = Pattern.compile("\\b((?:asr\\d|vertx|ssf)_[a-z0-9_]+)\\b").matcher(String.join("\n", expressions));
+    Matcher metric = Pattern.compile("\\b((?:asr\\d|vertx|ssf|http_admission)_[a-z0-9_]+)\\b").matcher(String.join("\n", expressions));
     Set<String> used = new TreeSet<>();
     while (metric.find()) used.add(metric.group(1));
     assertThat(used).contains("vertx_http_server_requests_total", "ssf_delivery_seconds_bucket", "ssf_delivery_retries_total",
-      "ssf_delivery_refused_total", "ssf_reception_seconds_bucket");
+      "ssf_delivery_refused_total", "ssf_reception_seconds_bucket", "http_admission_refused_total");
     for (String name : used) {
       assertThat(scrape).as("/metrics exports " + name).containsPattern("\n" + name + "[{ ]");
     }

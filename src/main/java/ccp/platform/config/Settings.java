@@ -59,6 +59,9 @@ public final class Settings {
     integer("http.body-limit-bytes", 1024, 16 * 1024 * 1024);
     integer("http.idle-timeout-ms", 100, 3_600_000);
     integer("http.request-timeout-ms", 100, 600_000);
+    integer("http.admission-initial-limit", 1, 100_000);
+    integer("http.admission-min-limit", 1, 100_000);
+    integer("http.admission-max-limit", 1, 100_000);
     integer("health.event-loop-deadline-ms", 100, 600_000);
     integer("management.port", 0, 65535);
     integer("gateway.port", 0, 65535);
@@ -143,6 +146,10 @@ public final class Settings {
       Object value = merged.getValue(key);
       if (value == null) throw new ConfigException("configuration key '" + key + "' is missing (expected " + e.getValue().expected + ")");
       check(key, value, e.getValue(), key);
+    }
+    if (merged.getInteger("http.admission-min-limit") > merged.getInteger("http.admission-initial-limit")
+        || merged.getInteger("http.admission-initial-limit") > merged.getInteger("http.admission-max-limit")) {
+      throw new ConfigException("http.admission-min-limit <= http.admission-initial-limit <= http.admission-max-limit must hold");
     }
     if (merged.getInteger("ssf.retry-max-ms") < merged.getInteger("ssf.retry-initial-ms")) {
       throw new ConfigException("ssf.retry-max-ms must be >= ssf.retry-initial-ms");
