@@ -91,6 +91,8 @@ public final class ReliableConsumer {
   private int inFlight;
   private boolean paused;
   private boolean saturated;
+  /** Fetched records of the partitions held whose commit waits (unfinished, or finished behind an unfinished one). */
+  private int waiting;
   /** Completed when the process is ready again; null while it is (no outage). */
   private Promise<Void> recovery;
   private long outageProbe = -1;
@@ -164,7 +166,7 @@ public final class ReliableConsumer {
       .put("topic", topic)
       .put("partitions", assigned.stream().map(TopicPartition::getPartition).sorted().toList())
       .put("in_flight", inFlight)
-      .put("waiting_for_commit", waitingForCommit())
+      .put("waiting_for_commit", waiting)
       .put("paused", paused)
       .put("paused_for_outage", recovery != null);
   }
@@ -191,7 +193,10 @@ public final class ReliableConsumer {
   /** Runs after the rebalance: a commit here could move the new owner's offset back, so none is made. */
   private void onRevoked(Set<TopicPartition> partitions) {
     assigned.removeAll(partitions);
-    partitions.forEach(progress::remove);
+    for (TopicPartition tp : partitions) {
+      Progress gone = progress.remove(tp);
+      if (gone != null) waiting -= gone.pending.size();
+    }
     LOG.info("Group {} revoked {}", group, partitions);
   }
 
@@ -199,8 +204,9 @@ public final class ReliableConsumer {
     TopicPartition tp = new TopicPartition(record.topic(), record.partition());
     Progress partition = progress.computeIfAbsent(tp, k -> new Progress());
     Slot slot = partition.track(record.offset());
+    waiting++;
     if (!concerns.test(record)) {
-      partition.done(slot);
+      waiting -= partition.done(slot);
       flow();
       return;
     }
@@ -214,7 +220,11 @@ public final class ReliableConsumer {
     run.onComplete(result -> {
       if (tailByKey.get(key) == run) tailByKey.remove(key);
       inFlight--;
-      if (result.succeeded()) partition.done(slot);
+      // A partition revoked meanwhile no longer counts: its records were taken off when it went.
+      if (result.succeeded()) {
+        int committable = partition.done(slot);
+        if (progress.get(tp) == partition) waiting -= committable;
+      }
       flow();
     });
   }
@@ -225,7 +235,6 @@ public final class ReliableConsumer {
    * and waiting records are down to half of their limits and the process is ready.
    */
   private void flow() {
-    int waiting = waitingForCommit();
     if (inFlight >= maxInFlight || waiting >= maxWaiting) saturated = true;
     else if (inFlight <= maxInFlight / 2 && waiting <= maxWaiting / 2) saturated = false;
     boolean hold = saturated || recovery != null;
@@ -236,13 +245,6 @@ public final class ReliableConsumer {
       paused = false;
       consumer.resume(new HashSet<>(assigned));
     }
-  }
-
-  /** Fetched records whose commit waits (unfinished, or finished behind an unfinished one), over the partitions held. */
-  private int waitingForCommit() {
-    int waiting = 0;
-    for (Progress p : progress.values()) waiting += p.pending.size();
-    return waiting;
   }
 
   private Future<Void> handle(KafkaConsumerRecord<String, String> record) {
@@ -273,6 +275,7 @@ public final class ReliableConsumer {
     return attempt.get().recover(err -> {
       if (err instanceof PoisonMessageException || closed) return Future.failedFuture(err);
       return dependenciesReady().compose(ready -> {
+        if (closed) return Future.failedFuture(err);
         if (!ready) {
           LOG.warn("Group {}: record {} failed ({}) while the process is not ready; retried once it is", group, name(record), err.toString());
           attempts.restart();
@@ -388,11 +391,15 @@ public final class ReliableConsumer {
       return slot;
     }
 
-    void done(Slot slot) {
+    /** Answers how many records this made committable (0 while an earlier one is unfinished). */
+    int done(Slot slot) {
       slot.done = true;
+      int popped = 0;
       while (!pending.isEmpty() && pending.peekFirst().done) {
         committable = pending.pollFirst().offset + 1;
+        popped++;
       }
+      return popped;
     }
   }
 
