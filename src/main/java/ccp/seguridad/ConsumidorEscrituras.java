@@ -4,6 +4,7 @@ import ccp.platform.role.RoleContext;
 import ccp.platform.db.Combiner;
 import ccp.platform.http.ServiceClient;
 import ccp.platform.kafka.ConsumerVerticle;
+import ccp.platform.kafka.ReliableConsumer;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.PoisonMessageException;
@@ -71,6 +72,15 @@ final class ConsumidorEscrituras extends ConsumerVerticle {
   @Override
   protected void release() {
     gestor.close();
+  }
+
+  /**
+   * Never a dead letter for a write that could not be checked: set aside, it would be a write nobody checked (fail
+   * closed). A Gestor that stays unreachable is told to the area and the Bandeja instead ({@link #permitida}).
+   */
+  @Override
+  protected ReliableConsumer.RetryPolicy retryPolicy() {
+    return ReliableConsumer.RetryPolicy.UNTIL_DONE;
   }
 
   @Override

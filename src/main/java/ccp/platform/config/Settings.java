@@ -41,6 +41,7 @@ public final class Settings {
     integer("kafka.consumer.max-in-flight", 1, 100_000);
     integer("kafka.consumer.fetch-min-bytes", 1, 1_048_576);
     integer("kafka.consumer.fetch-max-wait-ms", 1, 500);
+    integer("kafka.consumer.retry-ms", 1_000, 3_600_000);
     text("pg.host", v -> true, "a host name, or empty for the embedded PostgreSQL");
     integer("pg.port", 1, 65535);
     text("pg.database", v -> v.matches("[A-Za-z_][A-Za-z0-9_]*"), "an SQL identifier");
