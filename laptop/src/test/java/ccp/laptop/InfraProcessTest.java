@@ -38,7 +38,8 @@ class InfraProcessTest {
       assertThat(infra.settings().text("kafka.bootstrap")).isEqualTo("127.0.0.1:" + own.integer("infra.kafka-port"));
       assertThat(infra.settings().integer("pg.port")).isEqualTo(own.integer("infra.pg-port"));
       // The development keys, private to their owner; the issuer's public JWK Set on the fixed port bin/cluster uses.
-      for (Path key : new Path[] {dir.resolve("dev-issuer.jwk"), dir.resolve("peer-keys/seguridad.jwk"), dir.resolve("peer-keys/gateway.jwk")}) {
+      for (Path key : new Path[] {dir.resolve("dev-issuer.jwk"), dir.resolve("peer-keys/seguridad.jwk"), dir.resolve("peer-keys/gateway.jwk"),
+        dir.resolve("ssf-transmitter.jwk")}) {
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(key))).as(key.toString()).isEqualTo("rw-------");
       }
       String jwksUrl = "http://127.0.0.1:" + own.integer("infra.issuer-port") + "/jwks.json";
@@ -50,8 +51,8 @@ class InfraProcessTest {
       assertThat(Db.strings(infra.settings(), "SELECT setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', "
         + "'full_page_writes') ORDER BY name")).containsExactly("on", "on", "on");
 
-      // What bin/cluster gives a role process: the infra's addresses, the issuer's JWK Set URL, the peer keys and the
-      // roles' Kafka and PostgreSQL passwords (read from the data directory), its own ports.
+      // What bin/cluster gives a role process: the infra's addresses, the issuer's JWK Set URL, the peer keys, seguridad's
+      // Shared Signals key and the roles' Kafka and PostgreSQL passwords (read from the data directory), its own ports.
       String gestorKafka = KafkaCredentials.read(dir).roles().get("gestor");
       String seguridadKafka = KafkaCredentials.read(dir).roles().get("seguridad");
       assertThat(Files.getPosixFilePermissions(dir.resolve(KafkaCredentials.FILE))).containsOnly(OWNER_READ, OWNER_WRITE);
@@ -62,6 +63,7 @@ class InfraProcessTest {
           "pg.port", infra.settings().integer("pg.port"), "jwt.jwks-url", jwksUrl,
           "peer.jwks", Files.readString(dir.resolve("peer-keys/jwks.json")),
           "peer.private-key", Files.readString(dir.resolve("peer-keys/seguridad.jwk")),
+          "ssf.private-key", Files.readString(dir.resolve("ssf-transmitter.jwk")),
           "kafka.password.gestor", gestorKafka, "kafka.password.seguridad", seguridadKafka))
         .with(Map.of("gateway.port", SharedInfra.freePort(), "gestor.port", SharedInfra.freePort(),
           "seguridad.port", SharedInfra.freePort(), "management.port", SharedInfra.freePort(), "http.instances", 1));
