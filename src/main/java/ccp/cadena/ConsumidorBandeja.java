@@ -22,7 +22,7 @@ final class ConsumidorBandeja extends ConsumerVerticle {
   private RepositorioCadena cadenas;
 
   private ConsumidorBandeja(RoleContext role, String group, String topic) {
-    super(role.kafka(), role.health(), group, topic);
+    super(role.kafka(), role.health(), role.registry(), group, topic);
     this.role = role;
     this.topic = topic;
   }

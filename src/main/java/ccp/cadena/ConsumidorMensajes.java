@@ -25,7 +25,7 @@ final class ConsumidorMensajes extends ConsumerVerticle {
   private OrquestadorCadena orquestador;
 
   ConsumidorMensajes(RoleContext role, CadenaConfig config) {
-    super(role.kafka(), role.health(), COLA, Topics.ETAPA_COMPLETADA);
+    super(role.kafka(), role.health(), role.registry(), COLA, Topics.ETAPA_COMPLETADA);
     this.role = role;
     this.config = config;
   }

@@ -32,7 +32,7 @@ final class ControladorCadena extends ConsumerVerticle {
   private Combiner<UUID, RepositorioCadena.Inicio, List<RepositorioCadena.EnCurso>> inicios;
 
   ControladorCadena(RoleContext role, CadenaConfig config) {
-    super(role.kafka(), role.health(), COLA, Topics.ESCRITURA_REALIZADA);
+    super(role.kafka(), role.health(), role.registry(), COLA, Topics.ESCRITURA_REALIZADA);
     this.role = role;
     this.config = config;
   }

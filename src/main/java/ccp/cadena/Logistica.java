@@ -29,7 +29,7 @@ final class Logistica extends ConsumerVerticle {
   private Combiner<UUID, UUID, Void> registros;
 
   Logistica(RoleContext role, int loteMax) {
-    super(role.kafka(), role.health(), COLA, Topics.PEDIDO_LISTO);
+    super(role.kafka(), role.health(), role.registry(), COLA, Topics.PEDIDO_LISTO);
     this.role = role;
     this.loteMax = loteMax;
   }

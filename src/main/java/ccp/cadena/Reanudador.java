@@ -37,7 +37,7 @@ final class Reanudador extends ConsumerVerticle {
   private PeriodicTask chequeo;
 
   Reanudador(RoleContext role, CadenaConfig config) {
-    super(role.kafka(), role.health(), COLA, Topics.COLA_REINTENTOS);
+    super(role.kafka(), role.health(), role.registry(), COLA, Topics.COLA_REINTENTOS);
     this.role = role;
     this.config = config;
   }

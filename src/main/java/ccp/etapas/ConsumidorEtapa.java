@@ -27,7 +27,7 @@ final class ConsumidorEtapa extends ConsumerVerticle {
   private Efecto efecto;
 
   private ConsumidorEtapa(RoleContext role, Etapa etapa, Supplier<Efecto> fabrica) {
-    super(role.kafka(), role.health(), etapa.cola(), Topics.ETAPA_EJECUTAR);
+    super(role.kafka(), role.health(), role.registry(), etapa.cola(), Topics.ETAPA_EJECUTAR);
     this.etapa = etapa;
     this.fabrica = fabrica;
   }

@@ -36,7 +36,7 @@ final class ConsumidorAlertas extends ConsumerVerticle {
   private Timer asr2;
 
   ConsumidorAlertas(RoleContext role, SeguridadConfig config, FirmaSet firma) {
-    super(role.kafka(), role.health(), COLA, Topics.ALERTA_SEGURIDAD);
+    super(role.kafka(), role.health(), role.registry(), COLA, Topics.ALERTA_SEGURIDAD);
     this.role = role;
     this.config = config;
     this.firma = firma;

@@ -57,7 +57,7 @@ final class ConsumidorEscrituras extends ConsumerVerticle {
   private boolean avisada;
 
   ConsumidorEscrituras(RoleContext role, SeguridadConfig config) {
-    super(role.kafka(), role.health(), COLA, Topics.ESCRITURA_REALIZADA);
+    super(role.kafka(), role.health(), role.registry(), COLA, Topics.ESCRITURA_REALIZADA);
     this.role = role;
     this.config = config;
   }

@@ -26,7 +26,7 @@ final class ConsumidorSesiones extends ConsumerVerticle {
   private PublicadorAlertas alertas;
 
   ConsumidorSesiones(RoleContext role) {
-    super(role.kafka(), role.health(), COLA, Topics.SESION_ABIERTA);
+    super(role.kafka(), role.health(), role.registry(), COLA, Topics.SESION_ABIERTA);
     this.role = role;
   }
 

@@ -507,6 +507,26 @@ class ManifestosTest {
       .map(r -> str(r, "targetLabel"))).as("the dashboard groups by role").contains("role");
   }
 
+  @Test
+  @DisplayName("the security consumers' lag pages: the alarm names exactly seguridad's consumer groups, and ASR-1/ASR-2 over budget page too")
+  void alarmas() throws IOException {
+    Object rule = k8s.named("PrometheusRule", "reto2-ccp").body();
+    List<Object> rules = new ArrayList<>();
+    list(at(rule, "spec", "groups")).forEach(g -> rules.addAll(list(at(g, "rules"))));
+    String lag = rules.stream().filter(r -> "SeguridadConsumerLag".equals(str(r, "alert"))).map(r -> str(r, "expr")).findFirst()
+      .orElseThrow(() -> new AssertionError("no SeguridadConsumerLag alert"));
+    Matcher groups = Pattern.compile("group=~\"([^\"]+)\"").matcher(lag);
+    assertThat(groups.find()).as(lag).isTrue();
+    assertThat(Set.of(groups.group(1).split("\\|"))).isEqualTo(KafkaAccess.TABLE.get(Role.SEGURIDAD).consumes().keySet());
+    assertThat(lag).contains("kafka_consumer_lag");
+    for (int asr = 1; asr <= 2; asr++) {
+      String name = "asr" + asr;
+      double budgetSeconds = Manifests.settings(clusterEnv).integer(name + ".budget-ms") / 1000.0;
+      assertThat(rules).as(name).anyMatch(r -> str(r, "expr").contains(name + "_seconds_bucket")
+        && str(r, "expr").endsWith("> " + (budgetSeconds == Math.rint(budgetSeconds) ? String.valueOf((long) budgetSeconds) : String.valueOf(budgetSeconds))));
+    }
+  }
+
   private static Doc deploymentOf(Role role) {
     return k8s.named("Deployment", "ccp-" + role.id());
   }

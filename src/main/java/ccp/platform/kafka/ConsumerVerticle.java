@@ -1,27 +1,33 @@
 package ccp.platform.kafka;
 
 import ccp.platform.http.Health;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.kafka.client.consumer.KafkaConsumerRecord;
 
 /**
  * A verticle that is one consumer thread of the view: a {@link ReliableConsumer} of one group and topic, ready once
- * the group has taken it in, with the process's producer for its dead letters and for what it
+ * the group has taken it in, its lag a gauge ({@code kafka_consumer_lag}), with the process's producer for its dead
+ * letters and for what it
  * publishes itself. While the process is not ready (its database or broker down), a record that fails pauses it.
  */
 public abstract class ConsumerVerticle extends VerticleBase {
 
   private final KafkaConfig kafka;
   private final Health health;
+  private final MeterRegistry registry;
   private final String group;
   private final String topic;
   private EventPublisher publisher;
   private ReliableConsumer consumer;
+  private Gauge lag;
 
-  protected ConsumerVerticle(KafkaConfig kafka, Health health, String group, String topic) {
+  protected ConsumerVerticle(KafkaConfig kafka, Health health, MeterRegistry registry, String group, String topic) {
     this.kafka = kafka;
     this.health = health;
+    this.registry = registry;
     this.group = group;
     this.topic = topic;
   }
@@ -64,12 +70,13 @@ public abstract class ConsumerVerticle extends VerticleBase {
     consumer = new ReliableConsumer(vertx, kafka, group, topic, publisher, this::handle, this::concierne, retryPolicy(),
       health::ready);
     health.readyWhen(group, context, consumer::readiness);
-    return consumer.start();
+    return consumer.start().onSuccess(x -> lag = consumer.lagOn(registry));
   }
 
   @Override
   public final Future<?> stop() {
     health.forget(group);
+    if (lag != null) registry.remove(lag);
     return consumer.stop().onComplete(stopped -> release()).eventually(publisher::close);
   }
 }

@@ -1,6 +1,8 @@
 package ccp.platform.kafka;
 
 import ccp.platform.async.Backoff;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -15,8 +17,10 @@ import org.slf4j.LoggerFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -68,6 +72,8 @@ public final class ReliableConsumer {
   private static final long OUTAGE_PROBE_MS = 1_000;
   /** Fetched records that may wait behind an unfinished one for their commit, per record allowed in flight. */
   private static final int WAITING_PER_IN_FLIGHT = 4;
+  /** How often a member measures its lag: one end-offsets request to the broker each time. */
+  private static final long LAG_PERIOD_MS = 5_000;
 
   private final Vertx vertx;
   private final KafkaConfig kafka;
@@ -87,6 +93,10 @@ public final class ReliableConsumer {
   private final Set<TopicPartition> assigned = new HashSet<>();
   private final Map<String, Future<Void>> tailByKey = new HashMap<>();
   private KafkaConsumer<String, String> consumer;
+  private String clientId;
+  private long lagTimer = -1;
+  /** Written on this consumer's context, read by the metrics scrape. */
+  private volatile long lag;
   private long commitTimer = -1;
   private int inFlight;
   private boolean paused;
@@ -141,7 +151,8 @@ public final class ReliableConsumer {
     int sessionTimeout = kafka.sessionTimeoutMs();
     Map<String, String> config = kafka.client();
     config.put("group.id", group);
-    config.put("client.id", group + "-" + UUID.randomUUID().toString().substring(0, 8));
+    clientId = group + "-" + UUID.randomUUID().toString().substring(0, 8);
+    config.put("client.id", clientId);
     config.put("enable.auto.commit", "false");
     config.put("auto.offset.reset", "earliest");
     config.put("session.timeout.ms", String.valueOf(sessionTimeout));
@@ -156,6 +167,41 @@ public final class ReliableConsumer {
     consumer.handler(this::onRecord);
     commitTimer = vertx.setPeriodic(kafka.commitIntervalMs(), id -> commitProgress());
     return consumer.subscribe(topic);
+  }
+
+  /**
+   * This member's lag as a gauge, {@code kafka_consumer_lag} tagged with its group and topic: the records of its
+   * partitions not yet handled (the log's end minus the commit point), measured every {@link #LAG_PERIOD_MS}. A paused
+   * consumer — the overload case — keeps counting, which the client's own fetch metrics would not. Remove it on stop.
+   */
+  Gauge lagOn(MeterRegistry registry) {
+    lagTimer = vertx.setPeriodic(LAG_PERIOD_MS, id -> measureLag());
+    return Gauge.builder("kafka_consumer_lag", this, consumer -> consumer.lag)
+      .description("Records of the group member's partitions not yet handled: the log's end minus its commit point")
+      .tag("group", group)
+      .tag("topic", topic)
+      .tag("client", clientId)
+      .register(registry);
+  }
+
+  private void measureLag() {
+    if (closed || assigned.isEmpty()) {
+      lag = 0;
+      return;
+    }
+    Set<TopicPartition> partitions = new HashSet<>(assigned);
+    consumer.endOffsets(partitions).compose(ends -> {
+      List<Future<Long>> behind = new ArrayList<>();
+      ends.forEach((tp, end) -> {
+        Progress p = progress.get(tp);
+        long done = p == null ? -1 : Math.max(p.committable, p.committed);
+        // Nothing handled since the assignment: the group's committed offset is where it stands.
+        behind.add(done >= 0 ? Future.succeededFuture(Math.max(0, end - done))
+          : consumer.committed(tp).map(o -> Math.max(0, end - (o == null ? 0 : o.getOffset()))));
+      });
+      return Future.all(behind).map(all -> behind.stream().mapToLong(Future::result).sum());
+    }).onSuccess(total -> lag = total)
+      .onFailure(err -> LOG.debug("Group {}: lag not measured ({})", group, err.toString()));
   }
 
   /** Ready once the group has given this member its share (possibly none: a standby). */
@@ -176,6 +222,7 @@ public final class ReliableConsumer {
     closed = true;
     vertx.cancelTimer(commitTimer);
     vertx.cancelTimer(outageProbe);
+    vertx.cancelTimer(lagTimer);
     if (recovery != null) recovery.tryFail("consumer stopped");
     return lastCommit.eventually(this::commitProgress).eventually(() -> consumer.close());
   }

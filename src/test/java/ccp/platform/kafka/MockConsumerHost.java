@@ -1,6 +1,7 @@
 package ccp.platform.kafka;
 
 import io.vertx.core.Context;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
@@ -136,6 +137,21 @@ final class MockConsumerHost implements AutoCloseable {
       return host.client.paused();
     }).map(paused -> paused.stream().map(io.vertx.kafka.client.common.TopicPartition::getPartition).collect(Collectors.toSet()))
       .await();
+  }
+
+  /** The log's end of each partition as the broker would answer it, then this member's lag gauge on {@code registry}. */
+  void lagOn(MeterRegistry registry, Map<Integer, Long> ends) {
+    Map<TopicPartition, Long> byPartition = new HashMap<>();
+    ends.forEach((p, end) -> byPartition.put(partition(p), end));
+    host.mock.updateEndOffsets(byPartition);
+    run(() -> host.consumer.lagOn(registry));
+  }
+
+  /** The log's end moves on (records the member has not fetched, e.g. while it is paused). */
+  void endOffsets(Map<Integer, Long> ends) {
+    Map<TopicPartition, Long> byPartition = new HashMap<>();
+    ends.forEach((p, end) -> byPartition.put(partition(p), end));
+    host.mock.updateEndOffsets(byPartition);
   }
 
   JsonObject readiness() {

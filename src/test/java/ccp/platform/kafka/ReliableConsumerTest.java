@@ -1,5 +1,6 @@
 package ccp.platform.kafka;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -65,6 +66,26 @@ class ReliableConsumerTest {
 
     held.finish(consumer, at(0, 1));
     await("commit past 0@3").atMost(WAIT).until(() -> consumer.committed(0) == 4);
+  }
+
+  @Test
+  @DisplayName("its lag gauge counts the records not handled past the commit point, and keeps counting while it is paused")
+  void lagCountsWhatIsNotHandled() {
+    consumer = MockConsumerHost.start(vertx, TOPIC, MockConsumerHost.kafka(10, 2), null, held, r -> true).assign(0);
+    consumer.offerKeys(0, 0, "a", "b", "c", "d", "e", "f", "g", "h", "i", "j");
+    held.awaitStarted(at(0, 0), at(0, 1));
+    held.finish(consumer, at(0, 0));
+    held.finish(consumer, at(0, 1));
+    held.awaitStarted(at(0, 2), at(0, 3));
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    consumer.lagOn(registry, Map.of(0, 10L));
+
+    await("10 in the log, 2 handled").atMost(Duration.ofSeconds(15))
+      .until(() -> registry.find("kafka_consumer_lag").gauge() != null && registry.get("kafka_consumer_lag").gauge().value() == 8);
+    assertThat(registry.get("kafka_consumer_lag").tag("group", MockConsumerHost.GROUP).tag("topic", TOPIC).gauge()).isNotNull();
+    consumer.endOffsets(Map.of(0, 50L));
+    await("the log grows while the member is paused").atMost(Duration.ofSeconds(15))
+      .until(() -> registry.get("kafka_consumer_lag").gauge().value() == 48);
   }
 
   @Test
