@@ -111,6 +111,7 @@ final class LiderazgoSeguridad extends VerticleBase {
     List<String> ids = activos;
     activos = null;
     if (ids == null) return Future.succeededFuture();
-    return Future.join(ids.stream().map(id -> vertx.undeploy(id)).toList()).mapEmpty();
+    // At this verticle's own undeployment Vert.x has already undeployed its children: only those still deployed go.
+    return Future.join(ids.stream().filter(vertx.deploymentIDs()::contains).map(id -> vertx.undeploy(id)).toList()).mapEmpty();
   }
 }
