@@ -58,7 +58,7 @@ final class ApiSeguridad extends VerticleBase {
     router.get("/v1/alertas").handler(this::listarAlertas);
     router.put("/v1/dispositivos/:vendedor").handler(this::registrarCambio);
     router.post("/v1/revocaciones/:actor/levantamiento").handler(this::levantar);
-    new ApiSsf(role.sql(), firma, config.ssf().issuer(), role.registry()).mount(router);
+    new ApiSsf(vertx, role.sql(), firma, config.ssf(), role.registry()).mount(router);
     config.ssf().receptor().ifPresent(proveedor -> {
       claves = new ClavesEmisor(vertx, proveedor.jwksUrl(), role.http().clientTimeoutMs());
       publisher = EventPublisher.create(vertx, role.kafka());

@@ -123,11 +123,17 @@ final class RegistroReacciones {
     SELECT id_escritura, actor, servicio, pedido, t_det, paso FROM seguridad.registro_reacciones
     WHERE paso NOT IN ('NOTIFICADA', 'LEVANTADA') AND actualizada_en < now() - make_interval(secs => $1::float8 / 1000)
     ORDER BY actualizada_en LIMIT 100""";
-  /** Until the reaction finishes ({@link #TERMINAR}) or a person lifts it ({@link #LEVANTAR}): it never expires meanwhile. */
+  /**
+   * Until the reaction finishes ({@link #TERMINAR}) or a person lifts it ({@link #LEVANTAR}): it never expires meanwhile.
+   * A lapsed revocation of the actor (one that expired, not lifted) starts anew with this write as its cause.
+   */
   private static final String REVOCAR = """
-    INSERT INTO seguridad.lista_revocacion (actor, revocado_en, vence_en, motivo, id_escritura)
+    INSERT INTO seguridad.lista_revocacion AS l (actor, revocado_en, vence_en, motivo, id_escritura)
     VALUES ($1, now(), 'infinity', $2, $3)
-    ON CONFLICT (actor) DO UPDATE SET vence_en = 'infinity'""";
+    ON CONFLICT (actor) DO UPDATE SET vence_en = 'infinity',
+      revocado_en = CASE WHEN l.vence_en <= now() THEN EXCLUDED.revocado_en ELSE l.revocado_en END,
+      motivo = CASE WHEN l.vence_en <= now() THEN EXCLUDED.motivo ELSE l.motivo END,
+      id_escritura = CASE WHEN l.vence_en <= now() THEN EXCLUDED.id_escritura ELSE l.id_escritura END""";
 
   /**
    * A SET from the identity provider (Shared Signals receiver): recorded once per (iss, jti), and in the same statement

@@ -46,6 +46,8 @@ class TransmisorSsfTest {
   /** Per receiver path: the statuses to answer, in order; 202 once they run out. */
   private static final Map<String, List<Integer>> guion = new ConcurrentHashMap<>();
   private static final List<String> flujosCreados = new CopyOnWriteArrayList<>();
+  /** Streams of clients other than the area's test actor: stream → its client's token. */
+  private static final Map<String, String> borrarAlFinal = new ConcurrentHashMap<>();
 
   private static Vertx receptorVertx;
   private static String receptor;
@@ -79,6 +81,7 @@ class TransmisorSsfTest {
   static void stop() throws Exception {
     // The streams live in the shared database: gone with this class, so no later test pushes to a receiver that left.
     flujosCreados.forEach(id -> Http.send("DELETE", app.seguridadUrl() + "/v1/ssf/stream?stream_id=" + id, area, ""));
+    borrarAlFinal.forEach((id, cliente) -> Http.send("DELETE", app.seguridadUrl() + "/v1/ssf/stream?stream_id=" + id, cliente, ""));
     app.close();
     receptorVertx.close().await(10, TimeUnit.SECONDS);
   }
@@ -172,6 +175,17 @@ class TransmisorSsfTest {
     abrir(vendedor, "intruso-ssf-3b");
     await("a later SET still goes out").atMost(Duration.ofSeconds(5)).until(() -> aceptados(path, vendedor).size() == 1);
     assertThat(de(path, vendedor)).hasSize(2);
+
+    // A redirect is not followed (it could lead anywhere): the receiver must fix its endpoint.
+    String redirige = "/push-redirige";
+    JsonObject otro = crearPush(redirige, new JsonArray().add(TiposEvento.DISPOSITIVO_NO_VALIDO), null);
+    guion.put(redirige, new CopyOnWriteArrayList<>(List.of(302)));
+    abrir(vendedor, "intruso-ssf-3c");
+    await("the redirect recorded as a refusal").atMost(Duration.ofSeconds(5)).until(() -> alertas("?actor=" + vendedor).stream()
+      .anyMatch(a -> a.getJsonArray("entregas").stream().map(JsonObject.class::cast)
+        .anyMatch(e -> e.getString("stream_id").equals(otro.getString("stream_id")) && e.getString("rechazada_en") != null
+          && e.getString("ultimo_error").contains("302"))));
+    assertThat(de(redirige, vendedor)).hasSize(1);
   }
 
   @Test
@@ -197,32 +211,39 @@ class TransmisorSsfTest {
   @Test
   @DisplayName("poll delivery (RFC 8936): a SET waits until acknowledged, is returned the same until then, and not after")
   void sondeo() {
-    Http.Response creado = Http.post(app.seguridadUrl() + "/v1/ssf/stream", area,
+    String creador = Db.newActor(app.settings(), "SEGURIDAD");
+    String cliente = tokens.valid(creador, "SEGURIDAD");
+    Http.Response creado = Http.post(app.seguridadUrl() + "/v1/ssf/stream", cliente,
       new JsonObject().put("events_requested", new JsonArray().add(TiposEvento.DISPOSITIVO_NO_VALIDO)).encode());
     assertThat(creado.status()).as(creado.body()).isEqualTo(201);
     JsonObject flujo = creado.json();
-    flujosCreados.add(flujo.getString("stream_id"));
     assertThat(flujo.getJsonObject("delivery").getString("method")).isEqualTo("urn:ietf:rfc:8936");
     String url = flujo.getJsonObject("delivery").getString("endpoint_url");
     assertThat(url).isEqualTo(app.settings().text("ssf.issuer") + "/v1/ssf/poll/" + flujo.getString("stream_id"));
     String poll = app.seguridadUrl() + "/v1/ssf/poll/" + flujo.getString("stream_id");
+    borrarAlFinal.put(flujo.getString("stream_id"), cliente);
 
     String vendedor = Db.newActor(app.settings(), "VENDEDOR");
     abrir(vendedor, "casa-ssf-4");
     abrir(vendedor, "intruso-ssf-4");
     JsonObject sets = await("the SET to poll").atMost(Duration.ofSeconds(5))
-      .until(() -> Http.post(poll, area, new JsonObject().put("returnImmediately", true).encode()).json().getJsonObject("sets"),
+      .until(() -> Http.post(poll, cliente, new JsonObject().put("returnImmediately", true).encode()).json().getJsonObject("sets"),
         s -> s.stream().anyMatch(e -> sujeto((String) e.getValue()).equals(vendedor)));
     String jti = sets.stream().filter(e -> sujeto((String) e.getValue()).equals(vendedor)).findFirst().orElseThrow().getKey();
     String set = sets.getString(jti);
     verificado(set);
-    assertThat(Http.post(poll, area, "{}").json().getJsonObject("sets").getString(jti)).as("the same until acknowledged").isEqualTo(set);
+    assertThat(Http.post(poll, cliente, "{}").json().getJsonObject("sets").getString(jti)).as("the same until acknowledged").isEqualTo(set);
 
-    JsonObject respuesta = Http.post(poll, area, new JsonObject().put("ack", new JsonArray().add(jti)).put("maxEvents", 10).encode()).json();
+    JsonObject respuesta = Http.post(poll, cliente, new JsonObject().put("ack", new JsonArray().add(jti)).put("maxEvents", 10).encode()).json();
     assertThat(respuesta.getJsonObject("sets").containsKey(jti)).isFalse();
     assertThat(respuesta.getBoolean("moreAvailable")).isFalse();
-    assertThat(Http.post(poll, area, "{}").json().getJsonObject("sets").containsKey(jti)).isFalse();
-    assertThat(Http.post(poll, area, new JsonObject().put("maxEvents", -1).encode()).status()).isEqualTo(400);
+    assertThat(Http.post(poll, cliente, "{}").json().getJsonObject("sets").containsKey(jti)).isFalse();
+    assertThat(Http.post(poll, cliente, new JsonObject().put("maxEvents", -1).encode()).status()).isEqualTo(400);
+    assertThat(Http.post(poll, cliente, new JsonObject().put("ack", new JsonArray().add("x"))
+      .put("setErrs", new JsonObject().put("x", new JsonObject().put("err", "invalid_key"))).encode()).status()).isEqualTo(400);
+    String otro = tokens.valid(Db.newActor(app.settings(), "SEGURIDAD"), "SEGURIDAD");
+    assertThat(Http.post(poll, otro, "{}").status()).as("another client cannot poll (and ack) this stream").isEqualTo(404);
+    assertThat(flujo.getString("aud")).as("a poll stream's audience is its client").endsWith(":" + creador);
   }
 
   @Test
@@ -287,6 +308,24 @@ class TransmisorSsfTest {
     assertThat(Http.post(ssf + "/v1/ssf/status", area, new JsonObject().put("stream_id", id).put("status", "off").encode()).status())
       .isEqualTo(400);
     assertThat(Http.get(ssf + "/v1/ssf/status?stream_id=" + "0".repeat(32), area).status()).isEqualTo(404);
+
+    // A stream is its creator's: another client of the security area neither sees nor touches it (SSF 1.0 §8).
+    String otro = tokens.valid(Db.newActor(app.settings(), "SEGURIDAD"), "SEGURIDAD");
+    assertThat(Http.get(ssf + "/v1/ssf/stream?stream_id=" + id, otro).status()).isEqualTo(404);
+    assertThat(new JsonArray(Http.get(ssf + "/v1/ssf/stream", otro).body()).stream()
+      .map(o -> ((JsonObject) o).getString("stream_id"))).doesNotContain(id);
+    assertThat(Http.send("PATCH", ssf + "/v1/ssf/stream", otro, new JsonObject().put("stream_id", id)
+      .put("delivery", new JsonObject().put("method", "urn:ietf:rfc:8935").put("endpoint_url", "http://127.0.0.1:1/robado")).encode())
+      .status()).isEqualTo(404);
+    assertThat(Http.post(ssf + "/v1/ssf/status", otro, new JsonObject().put("stream_id", id).put("status", "disabled").encode())
+      .status()).isEqualTo(404);
+    assertThat(Http.get(ssf + "/v1/ssf/status?stream_id=" + id, otro).status()).isEqualTo(404);
+    assertThat(Http.send("DELETE", ssf + "/v1/ssf/stream?stream_id=" + id, otro, "").status()).isEqualTo(404);
+    assertThat(Http.get(ssf + "/v1/ssf/stream?stream_id=" + id, area).json().getJsonObject("delivery"))
+      .isEqualTo(flujo.getJsonObject("delivery"));
+    Http.Response otroEndpoint = Http.send("PATCH", ssf + "/v1/ssf/stream", area, new JsonObject().put("stream_id", id)
+      .put("delivery", new JsonObject().put("method", "urn:ietf:rfc:8935").put("endpoint_url", receptor + "/otro")).encode());
+    assertThat(otroEndpoint.status()).as("the endpoint is the receiver's identity (its aud)").isEqualTo(400);
 
     assertThat(Http.send("DELETE", ssf + "/v1/ssf/stream?stream_id=" + id, area, "").status()).isEqualTo(204);
     assertThat(Http.get(ssf + "/v1/ssf/stream?stream_id=" + id, area).status()).isEqualTo(404);

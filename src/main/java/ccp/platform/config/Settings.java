@@ -90,6 +90,7 @@ public final class Settings {
       "the transmitter's issuer: the http(s) base URL receivers reach it at, no trailing slash, query or fragment");
     text("ssf.private-key", v -> true, "empty or the private RSA JWK the SETs are signed with");
     integer("ssf.push-timeout-ms", 100, 60_000);
+    bool("ssf.push-private-allowed");
     integer("ssf.retry-initial-ms", 10, 60_000);
     integer("ssf.retry-max-ms", 10, 3_600_000);
     integer("ssf.barrido-ms", 50, 60_000);

@@ -41,7 +41,7 @@ public final class Admission {
 
   private Admission() {}
 
-  /** A new handler with its own limiters: one per router, mounted on {@code /v1/*} before the token check. */
+  /** A new handler with its own limiters: one per router, mounted on {@code /v1/*} (before the token check) and {@code /ssf/*}. */
   public static Handler<RoutingContext> handler(HttpConfig http, MeterRegistry registry) {
     Map<Clase, Limiter<Void>> limiters = new EnumMap<>(Clase.class);
     Map<Clase, Counter> refused = new EnumMap<>(Clase.class);
@@ -80,7 +80,7 @@ public final class Admission {
   static Clase clase(RoutingContext ctx) {
     String path = ctx.request().path();
     if (path.startsWith("/v1/sesiones") || path.startsWith("/v1/dispositivos") || path.startsWith("/v1/alertas")
-      || path.startsWith("/v1/revocaciones") || path.startsWith("/v1/ssf")) {
+      || path.startsWith("/v1/revocaciones") || path.startsWith("/v1/ssf") || path.startsWith("/ssf/")) {
       return Clase.SEGURIDAD;
     }
     HttpMethod method = ctx.request().method();

@@ -54,12 +54,15 @@ public record RoleContext(Vertx vertx, PgConfig db, SqlClient sql, MeterRegistry
   }
 
   /**
-   * A router with the project's HTTP conventions, for the verticle running on {@code vertx}; its {@code /v1/*} requests
-   * pass its own {@link Admission} limits first.
+   * A router with the project's HTTP conventions, for the verticle running on {@code vertx}; its {@code /v1/*} and
+   * {@code /ssf/*} requests pass its own {@link Admission} limits first.
    */
   public Router router(Vertx vertx) {
     Router router = ApiRouter.create(vertx, http);
-    router.route("/v1/*").handler(Admission.handler(http, registry));
+    Handler<RoutingContext> admission = Admission.handler(http, registry);
+    router.route("/v1/*").handler(admission);
+    // The Shared Signals receiver is open to any sender (a SET authenticates itself): it is limited like the security paths.
+    router.route("/ssf/*").handler(admission);
     return router;
   }
 

@@ -6,6 +6,7 @@ import ccp.platform.http.JsonBody;
 import ccp.platform.http.JsonResponse;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -41,23 +42,28 @@ public final class ApiSsf {
   static final int MIN_VERIFICATION_INTERVAL = 5;
 
   private static final int MAX_POLL = 1_000;
+  /** Streams in the whole system: each costs a signature per event on the Notificador's thread. */
+  static final int MAX_FLUJOS = 100;
   private static final Pattern ID = Pattern.compile("[0-9a-f]{32}");
   private static final Pattern JTI = Pattern.compile("[\\x21-\\x7e]{1,256}");
   private static final Pattern TEXTO = Pattern.compile("[^\\p{Cntrl}]{0,500}");
   private static final Pattern CABECERA = Pattern.compile("[^\\p{Cntrl}]{1,4096}");
   private static final Set<String> ESTADOS = Set.of("enabled", "paused", "disabled");
-  private static final Set<String> RECEPTOR = Set.of("delivery", "events_requested", "description", "aud");
-  private static final Set<String> TRANSMISOR = Set.of("stream_id", "iss", "events_supported", "events_delivered", "min_verification_interval");
+  private static final Set<String> RECEPTOR = Set.of("delivery", "events_requested", "description");
+  private static final Set<String> TRANSMISOR = Set.of("stream_id", "iss", "aud", "events_supported", "events_delivered",
+    "min_verification_interval");
 
   private final Flujos flujos;
   private final FirmaSet firma;
   private final String issuer;
+  private final DestinoPush destinos;
   private final MedidasSsf medidas;
 
-  public ApiSsf(SqlClient sql, FirmaSet firma, String issuer, MeterRegistry registry) {
+  public ApiSsf(Vertx vertx, SqlClient sql, FirmaSet firma, SsfConfig config, MeterRegistry registry) {
     this.flujos = new Flujos(sql);
     this.firma = firma;
-    this.issuer = issuer;
+    this.issuer = config.issuer();
+    this.destinos = new DestinoPush(vertx, config.pushPrivadoPermitido());
     this.medidas = new MedidasSsf(registry);
   }
 
@@ -89,16 +95,26 @@ public final class ApiSsf {
       .put("authorization_schemes", new JsonArray().add(new JsonObject().put("spec_urn", "urn:ietf:rfc:6749"))));
   }
 
+  /**
+   * {@code aud} is the transmitter's to give (SSF 1.0 §8.1.1): the push endpoint a receiver gave, or for a poll stream
+   * its creator, the client every poll must authenticate as.
+   */
   private void crear(RoutingContext ctx) {
     JsonObject body = JsonBody.object(ctx, RECEPTOR);
     Entrega entrega = entrega(body.getValue("delivery"));
     List<String> solicitados = solicitados(body);
-    String aud = body.containsKey("aud") ? texto(body, "aud", 1) : entrega.audPorOmision();
-    flujos.crear(aud, entrega.metodo(), entrega.url(), entrega.autorizacion(), solicitados, entregados(solicitados),
-        descripcion(body), Actor.of(ctx).id())
+    String dueno = Actor.of(ctx).id();
+    String aud = entrega.url() != null ? entrega.url() : "urn:ccp:ssf:receptor:" + dueno;
+    destinos.comprobar(entrega.url())
+      .compose(x -> flujos.crear(Flujos.nuevoId(), aud, entrega.metodo(), entrega.url(), entrega.autorizacion(), solicitados,
+        entregados(solicitados), descripcion(body), dueno, MAX_FLUJOS))
       .onSuccess(flujo -> {
+        if (flujo.isEmpty()) {
+          ApiErrors.send(ctx, 409, "too_many_streams", "the system has its " + MAX_FLUJOS + " streams: delete one first");
+          return;
+        }
         sinCache(ctx);
-        JsonResponse.send(ctx, 201, flujo.toJson(issuer, MIN_VERIFICATION_INTERVAL));
+        JsonResponse.send(ctx, 201, flujo.get().toJson(issuer, MIN_VERIFICATION_INTERVAL));
       })
       .onFailure(ctx::fail);
   }
@@ -106,14 +122,14 @@ public final class ApiSsf {
   private void leer(RoutingContext ctx) {
     String id = ctx.queryParams().get("stream_id");
     if (id == null) {
-      flujos.listar().onSuccess(list -> {
+      flujos.listar(Actor.of(ctx).id()).onSuccess(list -> {
         JsonArray array = new JsonArray();
         list.forEach(f -> array.add(f.toJson(issuer, MIN_VERIFICATION_INTERVAL)));
         sinCache(ctx).putHeader("Content-Type", "application/json").end(array.encode());
       }).onFailure(ctx::fail);
       return;
     }
-    conFlujo(ctx, id, flujos.leer(streamId(id)), flujo -> JsonResponse.ok(ctx, flujo.toJson(issuer, MIN_VERIFICATION_INTERVAL)));
+    conFlujo(ctx, id, flujos.leer(streamId(id), Actor.of(ctx).id()), flujo -> JsonResponse.ok(ctx, flujo.toJson(issuer, MIN_VERIFICATION_INTERVAL)));
   }
 
   /** PATCH merges the receiver-supplied members present; PUT ({@code reemplazar}) replaces them all. */
@@ -122,17 +138,19 @@ public final class ApiSsf {
     permitidos.addAll(TRANSMISOR);
     JsonObject body = JsonBody.object(ctx, permitidos);
     String id = streamId(body.getString("stream_id"));
-    flujos.leer(id).compose(actual -> {
+    String dueno = Actor.of(ctx).id();
+    flujos.leer(id, dueno).compose(actual -> {
       if (actual.isEmpty()) return Future.succeededFuture(Optional.<Flujo>empty());
       comprobarTransmisor(body, actual.get());
-      if (body.containsKey("aud") && !actual.get().aud().equals(body.getValue("aud"))) {
-        throw new JsonBody.BadRequest("aud", "cannot be changed (it is " + actual.get().aud() + ")");
-      }
       boolean conEntrega = reemplazar || body.containsKey("delivery");
       Entrega entrega = conEntrega ? entrega(body.getValue("delivery")) : null;
+      if (entrega != null && !actual.get().metodo().equals(entrega.metodo())
+          || entrega != null && entrega.url() != null && !entrega.url().equals(actual.get().endpointUrl())) {
+        throw new JsonBody.BadRequest("delivery", "the delivery method and endpoint_url name the receiver (its aud): create another stream");
+      }
       List<String> solicitados = reemplazar || body.containsKey("events_requested") ? solicitados(body) : null;
       boolean conDescripcion = reemplazar || body.containsKey("description");
-      return flujos.actualizar(id, entrega == null ? null : entrega.metodo(), entrega == null ? null : entrega.url(),
+      return flujos.actualizar(id, dueno, entrega == null ? null : entrega.metodo(), entrega == null ? null : entrega.url(),
         entrega == null ? null : entrega.autorizacion(), solicitados, solicitados == null ? null : entregados(solicitados),
         conDescripcion ? descripcion(body) : null, conDescripcion);
     }).onComplete(ar -> {
@@ -144,7 +162,7 @@ public final class ApiSsf {
 
   private void borrar(RoutingContext ctx) {
     String id = streamId(ctx.queryParams().get("stream_id"));
-    flujos.borrar(id).onSuccess(borrado -> {
+    flujos.borrar(id, Actor.of(ctx).id()).onSuccess(borrado -> {
       if (borrado) sinCache(ctx).setStatusCode(204).end();
       else noStream(ctx, id);
     }).onFailure(ctx::fail);
@@ -152,7 +170,7 @@ public final class ApiSsf {
 
   private void leerEstado(RoutingContext ctx) {
     String id = streamId(ctx.queryParams().get("stream_id"));
-    conFlujo(ctx, id, flujos.leer(id), flujo -> JsonResponse.ok(ctx, flujo.estadoJson()));
+    conFlujo(ctx, id, flujos.leer(id, Actor.of(ctx).id()), flujo -> JsonResponse.ok(ctx, flujo.estadoJson()));
   }
 
   private void cambiarEstado(RoutingContext ctx) {
@@ -163,14 +181,15 @@ public final class ApiSsf {
       throw new JsonBody.BadRequest("status", "must be one of " + ESTADOS);
     }
     String motivo = body.containsKey("reason") ? texto(body, "reason", 0) : null;
-    conFlujo(ctx, id, flujos.cambiarEstado(id, estado, motivo), flujo -> JsonResponse.ok(ctx, flujo.estadoJson()));
+    conFlujo(ctx, id, flujos.cambiarEstado(id, Actor.of(ctx).id(), estado, motivo), flujo -> JsonResponse.ok(ctx, flujo.estadoJson()));
   }
 
   private void verificar(RoutingContext ctx) {
     JsonObject body = JsonBody.object(ctx, Set.of("stream_id", "state"));
     String id = streamId(body.getString("stream_id"));
     String state = body.containsKey("state") ? texto(body, "state", 0) : null;
-    flujos.leer(id).onSuccess(actual -> {
+    String dueno = Actor.of(ctx).id();
+    flujos.leer(id, dueno).onSuccess(actual -> {
       if (actual.isEmpty()) {
         noStream(ctx, id);
         return;
@@ -184,7 +203,7 @@ public final class ApiSsf {
       String jti = UUID.randomUUID().toString();
       String set = firma.firmar(new EventoSsf(jti, TiposEvento.VERIFICACION, null, id, evento)
         .claims(issuer, actual.get().aud(), System.currentTimeMillis() / 1000));
-      flujos.verificar(id, MIN_VERIFICATION_INTERVAL, jti, set).onSuccess(encolada -> {
+      flujos.verificar(id, dueno, MIN_VERIFICATION_INTERVAL, jti, set).onSuccess(encolada -> {
         if (encolada) {
           ctx.vertx().eventBus().send(RepartidorSet.DESPERTAR, null);
           sinCache(ctx).setStatusCode(204).end();
@@ -206,7 +225,10 @@ public final class ApiSsf {
     }
     List<String> acks = jtis(body.getValue("ack"));
     Map<String, String> errores = errores(body.getValue("setErrs"));
-    flujos.leer(id).compose(actual -> {
+    if (acks.stream().anyMatch(errores::containsKey)) {
+      throw new JsonBody.BadRequest("ack", "a jti cannot be both acknowledged and reported in setErrs");
+    }
+    flujos.leer(id, Actor.of(ctx).id()).compose(actual -> {
       if (actual.isEmpty()) return Future.succeededFuture((Flujos.Sondeo) null);
       if (!Flujo.POLL.equals(actual.get().metodo())) {
         throw new JsonBody.BadRequest("stream_id", "stream " + id + " is delivered by push, not polled");
@@ -226,11 +248,7 @@ public final class ApiSsf {
   }
 
   /** The delivery a receiver asked for; none means poll (SSF 1.0 §8.1.1.1). */
-  private record Entrega(String metodo, String url, String autorizacion) {
-    String audPorOmision() {
-      return url != null ? url : "urn:ccp:ssf:receptor:" + UUID.randomUUID();
-    }
-  }
+  private record Entrega(String metodo, String url, String autorizacion) {}
 
   private static Entrega entrega(Object value) {
     if (value == null) return new Entrega(Flujo.POLL, null, null);

@@ -16,13 +16,16 @@ import java.util.List;
 
 /**
  * The identity provider's signing keys, read from its JWK Set, and the signature check of its SETs. A SET signed by a
- * key not yet known reads the set again (a rotation), at most once per {@link #RELECTURA_MS}. Confined to the
- * verticle that serves the receiver: no lock.
+ * key not yet known reads the set again (a rotation), at most once per {@link #RELECTURA_MS}; and the set is read again
+ * once it is {@link #VIGENCIA_MS} old, so a key the provider withdrew stops being trusted. Reads are never closer than
+ * {@link #RELECTURA_MS}, however many SETs arrive: an unauthenticated sender cannot make us hammer the provider.
+ * Confined to the verticle that serves the receiver: no lock.
  */
 public final class ClavesEmisor {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClavesEmisor.class);
   private static final long RELECTURA_MS = 30_000;
+  private static final long VIGENCIA_MS = 600_000;
 
   private final WebClient client;
   private final String url;
@@ -38,7 +41,13 @@ public final class ClavesEmisor {
 
   /** The verified claims of {@code token}; fails with {@link RechazoSet} when its key or signature is not the provider's. */
   public Future<JsonObject> verificar(String token) {
-    Future<Void> claves = jwt == null ? leer() : Future.succeededFuture();
+    long edad = System.currentTimeMillis() - leidasEn;
+    Future<Void> claves;
+    if (jwt == null) {
+      claves = edad < RELECTURA_MS ? Future.failedFuture("the provider's keys could not be read; retry later") : leer();
+    } else {
+      claves = edad < VIGENCIA_MS ? Future.succeededFuture() : leer().recover(err -> Future.succeededFuture());
+    }
     return claves.compose(x -> decodificar(token)).recover(err -> {
       if (!(err instanceof NoSuchKeyIdException) || System.currentTimeMillis() - leidasEn < RELECTURA_MS) return Future.failedFuture(rechazo(err));
       return leer().compose(x -> decodificar(token)).recover(again -> Future.failedFuture(rechazo(again)));

@@ -32,9 +32,12 @@ final class Flujos {
   record Sondeo(Map<String, String> sets, boolean hayMas, List<Instant> reconocidas) {}
 
   private static final String SELECT = "SELECT " + Flujo.COLUMNAS + " FROM seguridad.ssf_flujos";
+  /** A stream is its creator's: only the client that created it reads, changes, polls or deletes it (SSF 1.0 §8). */
+  private static final String DE_SU_DUENO = " WHERE id_flujo = $1 AND creado_por = $2";
+  /** Created unless the system already has {@code $10} streams: each one costs a signature per event. */
   private static final String CREAR = "INSERT INTO seguridad.ssf_flujos (id_flujo, aud, metodo, endpoint_url, authorization_header, "
-    + "eventos_solicitados, eventos_entregados, descripcion, creado_por) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING "
-    + Flujo.COLUMNAS;
+    + "eventos_solicitados, eventos_entregados, descripcion, creado_por) SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 "
+    + "WHERE (SELECT count(*) FROM seguridad.ssf_flujos) < $10 RETURNING " + Flujo.COLUMNAS;
   /** PATCH: a null member leaves the column as it is; a new delivery replaces the whole delivery. */
   private static final String ACTUALIZAR = """
     UPDATE seguridad.ssf_flujos SET
@@ -44,13 +47,13 @@ final class Flujos {
       eventos_solicitados = coalesce($5, eventos_solicitados),
       eventos_entregados = coalesce($6, eventos_entregados),
       descripcion = CASE WHEN $8 THEN $7 ELSE descripcion END
-    WHERE id_flujo = $1
+    WHERE id_flujo = $1 AND creado_por = $9
     RETURNING\s""" + Flujo.COLUMNAS;
-  private static final String BORRAR = "DELETE FROM seguridad.ssf_flujos WHERE id_flujo = $1";
+  private static final String BORRAR = "DELETE FROM seguridad.ssf_flujos" + DE_SU_DUENO;
   /** A disabled stream holds nothing (SSF 1.0 §8.1.2): its undelivered SETs go with the change. */
   private static final String CAMBIAR_ESTADO = """
     WITH f AS (
-           UPDATE seguridad.ssf_flujos SET estado = $2, motivo_estado = $3 WHERE id_flujo = $1
+           UPDATE seguridad.ssf_flujos SET estado = $2, motivo_estado = $3 WHERE id_flujo = $1 AND creado_por = $4
            RETURNING\s""" + Flujo.COLUMNAS + """
     ),
          descartadas AS (
@@ -60,13 +63,16 @@ final class Flujos {
   private static final String VERIFICAR = """
     WITH permitida AS (
            UPDATE seguridad.ssf_flujos SET ultima_verificacion = now()
-           WHERE id_flujo = $1 AND (ultima_verificacion IS NULL OR ultima_verificacion <= now() - make_interval(secs => $2))
+           WHERE id_flujo = $1 AND creado_por = $6
+             AND (ultima_verificacion IS NULL OR ultima_verificacion <= now() - make_interval(secs => $2))
            RETURNING id_flujo)
     INSERT INTO seguridad.ssf_entregas (id_flujo, jti, tipo_evento, set_jwt)
     SELECT id_flujo, $3, $4, $5 FROM permitida""";
+  /** Only for streams still not disabled when the statement runs: one disabled meanwhile gets nothing, as it should. */
   private static final String ENCOLAR = """
     INSERT INTO seguridad.ssf_entregas (id_flujo, jti, id_alerta, tipo_evento, set_jwt)
-    SELECT f, j, $5, t, s FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS x (f, j, t, s)
+    SELECT x.f, x.j, $5, x.t, x.s FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS x (f, j, t, s)
+    JOIN seguridad.ssf_flujos fl ON fl.id_flujo = x.f AND fl.estado <> 'disabled'
     ON CONFLICT (id_flujo, jti) DO NOTHING""";
   private static final String RECLAMAR = """
     WITH vencidas AS (
@@ -122,20 +128,24 @@ final class Flujos {
     this.sql = sql;
   }
 
-  Future<Flujo> crear(String aud, String metodo, String endpointUrl, String authorizationHeader, List<String> solicitados,
-                      List<String> entregados, String descripcion, String creadoPor) {
-    String id = UUID.randomUUID().toString().replace("-", "");
+  /** Empty when the system already has {@code maximo} streams. */
+  Future<Optional<Flujo>> crear(String id, String aud, String metodo, String endpointUrl, String authorizationHeader,
+                                List<String> solicitados, List<String> entregados, String descripcion, String creadoPor, int maximo) {
     return sql.preparedQuery(CREAR).execute(Tuple.from(new Object[] {id, aud, metodo, endpointUrl, authorizationHeader,
-      solicitados.toArray(String[]::new), entregados.toArray(String[]::new), descripcion, creadoPor}))
-      .map(rows -> Flujo.of(rows.iterator().next()));
+      solicitados.toArray(String[]::new), entregados.toArray(String[]::new), descripcion, creadoPor, maximo}))
+      .map(Flujos::primero);
   }
 
-  Future<Optional<Flujo>> leer(String id) {
-    return sql.preparedQuery(SELECT + " WHERE id_flujo = $1").execute(Tuple.of(id)).map(Flujos::primero);
+  static String nuevoId() {
+    return UUID.randomUUID().toString().replace("-", "");
   }
 
-  Future<List<Flujo>> listar() {
-    return sql.query(SELECT + " ORDER BY creado_en, id_flujo").execute().map(Flujos::todos);
+  Future<Optional<Flujo>> leer(String id, String dueno) {
+    return sql.preparedQuery(SELECT + DE_SU_DUENO).execute(Tuple.of(id, dueno)).map(Flujos::primero);
+  }
+
+  Future<List<Flujo>> listar(String dueno) {
+    return sql.preparedQuery(SELECT + " WHERE creado_por = $1 ORDER BY creado_en, id_flujo").execute(Tuple.of(dueno)).map(Flujos::todos);
   }
 
   /** The streams an alert is stored for: enabled ones, and paused ones, which hold their SETs until enabled. */
@@ -144,24 +154,24 @@ final class Flujos {
   }
 
   /** {@code metodo} null: the delivery is not changed; {@code conDescripcion} false: nor is the description. */
-  Future<Optional<Flujo>> actualizar(String id, String metodo, String endpointUrl, String authorizationHeader, List<String> solicitados,
-                                     List<String> entregados, String descripcion, boolean conDescripcion) {
+  Future<Optional<Flujo>> actualizar(String id, String dueno, String metodo, String endpointUrl, String authorizationHeader,
+                                     List<String> solicitados, List<String> entregados, String descripcion, boolean conDescripcion) {
     return sql.preparedQuery(ACTUALIZAR).execute(Tuple.from(new Object[] {id, metodo, endpointUrl, authorizationHeader,
       solicitados == null ? null : solicitados.toArray(String[]::new), entregados == null ? null : entregados.toArray(String[]::new),
-      descripcion, conDescripcion})).map(Flujos::primero);
+      descripcion, conDescripcion, dueno})).map(Flujos::primero);
   }
 
-  Future<Boolean> borrar(String id) {
-    return sql.preparedQuery(BORRAR).execute(Tuple.of(id)).map(rows -> rows.rowCount() == 1);
+  Future<Boolean> borrar(String id, String dueno) {
+    return sql.preparedQuery(BORRAR).execute(Tuple.of(id, dueno)).map(rows -> rows.rowCount() == 1);
   }
 
-  Future<Optional<Flujo>> cambiarEstado(String id, String estado, String motivo) {
-    return sql.preparedQuery(CAMBIAR_ESTADO).execute(Tuple.of(id, estado, motivo)).map(Flujos::primero);
+  Future<Optional<Flujo>> cambiarEstado(String id, String dueno, String estado, String motivo) {
+    return sql.preparedQuery(CAMBIAR_ESTADO).execute(Tuple.of(id, estado, motivo, dueno)).map(Flujos::primero);
   }
 
   /** Queues a verification SET unless one was asked for less than {@code intervaloS} ago (false then). */
-  Future<Boolean> verificar(String id, int intervaloS, String jti, String set) {
-    return sql.preparedQuery(VERIFICAR).execute(Tuple.of(id, intervaloS, jti, TiposEvento.VERIFICACION, set))
+  Future<Boolean> verificar(String id, String dueno, int intervaloS, String jti, String set) {
+    return sql.preparedQuery(VERIFICAR).execute(Tuple.of(id, intervaloS, jti, TiposEvento.VERIFICACION, set, dueno))
       .map(rows -> rows.rowCount() == 1);
   }
 

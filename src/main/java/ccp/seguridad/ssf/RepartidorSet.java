@@ -7,17 +7,20 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.HttpRequest;
-import io.vertx.ext.web.client.HttpResponse;
-import io.vertx.ext.web.client.WebClient;
+import io.vertx.core.Promise;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
 import io.vertx.sqlclient.SqlClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The push side of the transmitter (RFC 8935): takes the stored SETs that are due, claims each for a lease, POSTs it
- * to its stream's receiver as {@code application/secevent+jwt}, and records the outcome — 202 delivered; a 4xx other
- * than 408/429 refused for good (RFC 8935 §2.4's error kept); anything else, or no answer, retried with back-off.
+ * to its stream's receiver as {@code application/secevent+jwt}, and records the outcome — 2xx (RFC 8935: 202)
+ * delivered; a 3xx or a 4xx other than 408/429 refused for good (RFC 8935 §2.4's error kept); anything else, or no
+ * answer within the push's whole bound, retried with back-off.
  * It runs beside the Notificador in the active seguridad process; the lease and the conditional records keep a SET
  * from being sent twice at once (across a takeover) or after its 202. A new alert wakes it at once; otherwise it looks
  * every {@code ssf.barrido-ms}.
@@ -29,13 +32,14 @@ public final class RepartidorSet extends VerticleBase {
 
   private static final Logger LOG = LoggerFactory.getLogger(RepartidorSet.class);
   private static final int LOTE = 100;
+  private static final int MAX_CUERPO = 4_096;
 
   private final SqlClient sql;
   private final SsfConfig config;
   private final MeterRegistry registry;
   private Flujos flujos;
   private MedidasSsf medidas;
-  private WebClient client;
+  private HttpClient client;
   private PeriodicTask barrido;
   private boolean enRonda;
   private boolean otraRonda;
@@ -50,7 +54,7 @@ public final class RepartidorSet extends VerticleBase {
   public Future<?> start() {
     flujos = new Flujos(sql);
     medidas = new MedidasSsf(registry);
-    client = WebClient.create(vertx);
+    client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true));
     barrido = PeriodicTask.every(vertx, config.barridoMs(), "Pushing the SETs due", this::ronda);
     return vertx.eventBus().localConsumer(DESPERTAR, message -> ronda()).completion();
   }
@@ -80,24 +84,19 @@ public final class RepartidorSet extends VerticleBase {
   }
 
   private Future<Void> empujar(Flujos.Reclamada r) {
-    HttpRequest<Buffer> request = client.postAbs(r.endpointUrl())
-      .timeout(config.pushTimeoutMs())
-      .putHeader("Content-Type", "application/secevent+jwt")
-      .putHeader("Accept", "application/json");
-    if (r.authorizationHeader() != null) request.putHeader("Authorization", r.authorizationHeader());
-    return request.sendBuffer(Buffer.buffer(r.set())).transform(ar -> {
-      if (ar.succeeded() && ar.result().statusCode() / 100 == 2) {
+    return enviar(r).transform(ar -> {
+      if (ar.succeeded() && ar.result().status() / 100 == 2) {
         return flujos.entregada(r.flujo(), r.jti()).onSuccess(primera -> {
           if (primera) medidas.entregada(r.flujo(), r.creadaEn());
         }).mapEmpty();
       }
-      if (ar.succeeded() && definitivo(ar.result().statusCode())) {
-        String error = error(ar.result());
+      if (ar.succeeded() && definitivo(ar.result().status())) {
+        String error = ar.result().error();
         LOG.warn("Stream {} refused SET {} for good: {}", r.flujo(), r.jti(), error);
         medidas.rechazo(r.flujo());
         return flujos.rechazada(r.flujo(), r.jti(), error);
       }
-      String error = ar.succeeded() ? error(ar.result()) : String.valueOf(ar.cause().getMessage());
+      String error = ar.succeeded() ? ar.result().error() : String.valueOf(ar.cause().getMessage());
       long espera = config.reintento().delayMs(r.intentos());
       LOG.debug("Push of SET {} to stream {} failed ({}); again in {} ms", r.jti(), r.flujo(), error, espera);
       medidas.reintento(r.flujo());
@@ -105,16 +104,54 @@ public final class RepartidorSet extends VerticleBase {
     });
   }
 
-  /** A client error is the SET's or the stream's, and sending it again changes nothing; 408 and 429 are the receiver's state. */
+  /** What the receiver answered: its status, and RFC 8935's error when it gave a small one. */
+  private record Respuesta(int status, String error) {}
+
+  /**
+   * One POST, whole within {@code ssf.push-timeout-ms} — a receiver that trickles its answer byte by byte is cut off
+   * there, its connection reset, well inside the claim's lease — no redirect followed, and an answer body read only
+   * when it says it is small (RFC 8935's error is a few hundred bytes).
+   */
+  private Future<Respuesta> enviar(Flujos.Reclamada r) {
+    RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(r.endpointUrl())
+      .setFollowRedirects(false).setConnectTimeout(config.pushTimeoutMs()).setIdleTimeout(config.pushTimeoutMs())
+      .putHeader("Content-Type", "application/secevent+jwt").putHeader("Accept", "application/json");
+    if (r.authorizationHeader() != null) options.putHeader("Authorization", r.authorizationHeader());
+    Promise<Respuesta> answer = Promise.promise();
+    client.request(options).onFailure(answer::tryFail).onSuccess(request -> {
+      long deadline = vertx.setTimer(config.pushTimeoutMs(), t -> {
+        request.reset();
+        answer.tryFail("no answer within " + config.pushTimeoutMs() + " ms");
+      });
+      request.send(Buffer.buffer(r.set())).compose(response -> {
+        String length = response.getHeader("Content-Length");
+        boolean pequena = length != null && length.matches("\\d{1,4}") && Integer.parseInt(length) <= MAX_CUERPO;
+        if (!pequena) {
+          request.reset();
+          return Future.succeededFuture(new Respuesta(response.statusCode(), "receiver answered " + response.statusCode()));
+        }
+        return response.body().map(body -> new Respuesta(response.statusCode(), error(response.statusCode(), body)));
+      }).onComplete(ar -> {
+        vertx.cancelTimer(deadline);
+        if (ar.succeeded()) answer.tryComplete(ar.result());
+        else answer.tryFail(ar.cause());
+      });
+    });
+    return answer.future();
+  }
+
+  /**
+   * A client error is the SET's or the stream's, and sending it again changes nothing; 408 and 429 are the receiver's
+   * state. A redirect is not followed (it could lead anywhere): the receiver must fix its endpoint.
+   */
   private static boolean definitivo(int status) {
-    return status >= 400 && status < 500 && status != 408 && status != 429;
+    return status >= 300 && status < 500 && status != 408 && status != 429;
   }
 
   /** RFC 8935 §2.4's {@code err} and {@code description} when the receiver gave them; else the status. */
-  private static String error(HttpResponse<Buffer> response) {
-    String texto = "receiver answered " + response.statusCode();
-    Buffer body = response.body();
-    if (body == null || body.length() == 0 || body.length() > 4096) return texto;
+  private static String error(int status, Buffer body) {
+    String texto = "receiver answered " + status;
+    if (body == null || body.length() == 0) return texto;
     try {
       JsonObject json = new JsonObject(body);
       if (json.getValue("err") instanceof String err) return texto + " " + Flujos.error(json);
