@@ -164,6 +164,27 @@ class FlujoEscrituraTest {
   }
 
   @Test
+  @DisplayName("a write by an actor the Gestor does not know is treated as unauthorized: revoked and reacted to (fail closed)")
+  void unknownWriterIsReactedTo() {
+    String vendedor = Db.newActor(app.settings(), "VENDEDOR");
+    String pedido = api.pedidoAceptado(vendedor);
+    JsonObject original = new JsonObject(await("the write event").atMost(Duration.ofSeconds(10)).until(
+      () -> Topic.read(app.settings(), Topics.ESCRITURA_REALIZADA, r -> pedido.equals(r.key())), l -> !l.isEmpty()).get(0).value());
+    // The same write, as if an actor unknown to the Gestor's directory had made it (a producer the gateway never saw).
+    String fantasma = "fantasma-" + UUID.randomUUID().toString().substring(0, 8);
+    JsonObject forjada = original.copy().put("id", UUID.randomUUID().toString()).put("subject", fantasma);
+    forjada.getJsonObject("data").put("actor", fantasma).put("id_escritura", UUID.randomUUID().toString());
+    Topic.send(app.settings(), Topics.ESCRITURA_REALIZADA, pedido, forjada.encode());
+
+    await("the unknown writer revoked").atMost(Duration.ofSeconds(10)).until(() -> Db.count(app.settings(),
+      "SELECT count(*) FROM seguridad.lista_revocacion WHERE actor = ?", fantasma) == 1);
+    await("its reaction finished and told").atMost(Duration.ofSeconds(10)).until(() -> api.alertas(area, fantasma), list -> !list.isEmpty());
+    assertThat(api.alertas(area, fantasma).get(0).getString("tipo")).isEqualTo("ACCESO_INDEBIDO");
+    assertThat(Db.count(app.settings(), "SELECT count(*) FROM seguridad.lista_revocacion WHERE actor = ?", vendedor))
+      .as("the real writer is not touched").isZero();
+  }
+
+  @Test
   @DisplayName("bad order bodies get 400 naming the field (413 when huge), and nothing is written")
   void badOrdersWriteNothing() {
     String vendedor = Db.newActor(app.settings(), "VENDEDOR");
