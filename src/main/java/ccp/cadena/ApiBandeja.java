@@ -2,6 +2,7 @@ package ccp.cadena;
 
 import ccp.platform.http.Actor;
 import ccp.platform.http.ApiErrors;
+import ccp.platform.http.Flujo;
 import ccp.platform.http.JsonBody;
 import ccp.platform.http.JsonResponse;
 import ccp.platform.http.Tokens;
@@ -19,7 +20,8 @@ import java.util.regex.Pattern;
 
 /**
  * The Bandeja's routes for the person responsible for escalated orders (profile OPERADOR): list and read items,
- * close one with a reason, or retry an escalated stage once more (it goes back to EN_REINTENTO with a new attempt).
+ * close one with a reason, or retry an escalated stage once more (it goes back to EN_REINTENTO with a new attempt); and
+ * follow it live ({@code GET /v1/bandeja/flujo}: {@code bandeja} whenever an item arrives or leaves the open ones).
  */
 final class ApiBandeja implements AppApi {
 
@@ -41,6 +43,7 @@ final class ApiBandeja implements AppApi {
   public void mount(Router router) {
     router.route("/v1/bandeja*").handler(Tokens.requirePerfil("OPERADOR"));
     router.get("/v1/bandeja").handler(this::listar);
+    router.get("/v1/bandeja/flujo").handler(ctx -> Flujo.abrir(ctx, Flujo.cambios("bandeja", cadenas::huellaBandeja)));
     router.get("/v1/bandeja/:id").handler(this::leer);
     router.post("/v1/bandeja/:id/cierre").handler(this::cerrar);
     router.post("/v1/bandeja/:id/reintento").handler(this::reintentar);

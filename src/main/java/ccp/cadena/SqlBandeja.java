@@ -39,6 +39,13 @@ final class SqlBandeja {
     SELECT id, tipo, pedido, etapa, detalle, estado, abierta_en, cerrada_en, cierre FROM cadena.bandeja
     WHERE estado = $1 ORDER BY abierta_en DESC LIMIT $2""";
 
+  static final String HUELLA = """
+    SELECT count(*) FILTER (WHERE estado = 'ABIERTO') || ':' || coalesce(max(abierta_en)::text, '') || ':'
+           || coalesce(max(cerrada_en)::text, '') AS huella
+    FROM cadena.bandeja""";
+
+  static final String ABIERTOS = "SELECT count(*) AS abiertos FROM cadena.bandeja WHERE estado = 'ABIERTO'";
+
   static final String LEER = """
     SELECT id, tipo, pedido, etapa, detalle, estado, abierta_en, cerrada_en, cierre FROM cadena.bandeja WHERE id = $1""";
 

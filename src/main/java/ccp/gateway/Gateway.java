@@ -23,6 +23,7 @@ public final class Gateway {
   public static Future<Void> deploy(RoleContext role, GatewayConfig config, Locales locales, ListaRevocacion lista) {
     // Ready only when the list (migrated by the seguridad and gestor roles) can be read.
     role.health().readyWhileAnswering("lista-revocacion", () -> lista.estado("readiness-probe"));
-    return role.deploy(() -> new HiloPeticion(role, config, locales), role.httpInstances()).mapEmpty();
+    return Consola.claveDesarrollo(role.vertx(), config, role.http().clientTimeoutMs())
+      .compose(clave -> role.deploy(() -> new HiloPeticion(role, config, locales, clave), role.httpInstances())).mapEmpty();
   }
 }
