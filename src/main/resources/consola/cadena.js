@@ -1,0 +1,35 @@
+// An order's chain as a timeline: each stage in the chain's order with its state, attempt and times.
+import { el, hora, lineaDeTiempo } from './dom.js';
+
+export const ETAPAS = ['FACTURACION', 'INVENTARIO', 'DESPACHO'];
+
+export function vistaCadena(pedido) {
+  const cadena = pedido.cadena;
+  if (!cadena) return el('p', { class: 'ayuda cadena', dataset: { estado: 'SIN_INICIAR' } }, 'La cadena aún no ha empezado.');
+  const etapas = new Map(cadena.etapas.map((e) => [e.etapa, e]));
+  return el('div', { class: 'cadena', dataset: { estado: cadena.estado } },
+    el('p', {}, 'Cadena ', el('strong', { class: 'estado-cadena' }, cadena.estado), ` · iniciada ${hora(cadena.iniciada_en)}`,
+      cadena.terminada_en ? ` · terminada ${hora(cadena.terminada_en)}` : ''),
+    el('ol', { class: 'etapas' }, ETAPAS.map((nombre) => {
+      const e = etapas.get(nombre);
+      const estado = e ? e.estado : 'PENDIENTE';
+      return el('li', { class: `etapa estado-${estado}`, dataset: { etapa: nombre, estado } },
+        el('span', { class: 'paso' }, nombre), el('span', { class: 'etiqueta' }, estado),
+        e ? el('span', { class: 'cuando' }, `intento ${e.intento}`) : null);
+    })),
+    lineaDeTiempo([
+      { nombre: 'cadena iniciada', en: cadena.iniciada_en },
+      ...cadena.etapas.flatMap((e) => [
+        { nombre: `${e.etapa} en curso`, en: e.en_curso_desde },
+        e.reintento_desde ? { nombre: `${e.etapa} reintento`, en: e.reintento_desde } : null,
+        { nombre: `${e.etapa} ${e.estado}`, en: e.actualizada_en },
+      ].filter(Boolean)),
+      { nombre: `cadena ${cadena.estado}`, en: cadena.terminada_en },
+    ]));
+}
+
+export function comprobantes(pedido) {
+  return el('p', { class: 'comprobantes' },
+    pedido.factura ? el('span', { class: 'factura' }, `Factura: ${pedido.factura.unidades} unidades (${hora(pedido.factura.emitida_en)})`) : 'Sin factura aún',
+    pedido.nota_credito ? el('span', { class: 'nota-credito' }, ` · Nota crédito: ${pedido.nota_credito.motivo} (${hora(pedido.nota_credito.emitida_en)})`) : null);
+}
