@@ -1,6 +1,6 @@
 // Bandeja (profile OPERADOR): the open items, filtered by type, stage and age; an item's order chain as a timeline;
 // close with a reason; retry an escalated stage. The list follows the system's stream of the Bandeja's changes.
-import { el, fechaHora } from './dom.js';
+import { el, fechaHora, reconciliar } from './dom.js';
 import { seguir } from './api.js';
 import { ETAPAS, comprobantes, vistaCadena } from './cadena.js';
 
@@ -8,6 +8,7 @@ const EDADES = { todas: 0, '1 min': 60e3, '10 min': 600e3, '1 h': 3600e3 };
 
 export function paginaBandeja(vista, { llamar, mostrarError, limpiarError }) {
   let items = [];
+  const tarjetas = new Map();
   const tipo = el('select', { id: 'filtro-tipo' }, ['todos', 'ESCALADA', 'FALLIDO'].map((t) => el('option', { value: t }, t)));
   const etapa = el('select', { id: 'filtro-etapa' }, ['todas', ...ETAPAS].map((t) => el('option', { value: t }, t)));
   const edad = el('select', { id: 'filtro-edad' }, Object.keys(EDADES).map((t) => el('option', { value: t }, t === 'todas' ? 'cualquier edad' : `más de ${t}`)));
@@ -30,7 +31,12 @@ export function paginaBandeja(vista, { llamar, mostrarError, limpiarError }) {
   function pintar() {
     cuenta.textContent = `${items.length} abiertos`;
     const mostrados = visibles();
-    lista.replaceChildren(...(mostrados.length === 0 ? [el('p', { class: 'ayuda' }, 'Nada abierto con estos filtros.')] : mostrados.map(tarjeta)));
+    if (mostrados.length === 0) {
+      tarjetas.clear();
+      lista.replaceChildren(el('p', { class: 'ayuda' }, 'Nada abierto con estos filtros.'));
+    } else {
+      reconciliar(lista, tarjetas, mostrados, (i) => i.id, tarjeta);
+    }
   }
 
   function tarjeta(i) {

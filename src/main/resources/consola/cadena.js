@@ -2,6 +2,8 @@
 import { el, hora, lineaDeTiempo } from './dom.js';
 
 export const ETAPAS = ['FACTURACION', 'INVENTARIO', 'DESPACHO'];
+/** The stage states after which the stage does not move unless retried: their time is when they were reached. */
+const TERMINALES = ['COMPLETADA', 'RECHAZADA', 'ESCALADA'];
 
 export function vistaCadena(pedido) {
   const cadena = pedido.cadena;
@@ -20,9 +22,9 @@ export function vistaCadena(pedido) {
     lineaDeTiempo([
       { nombre: 'cadena iniciada', en: cadena.iniciada_en },
       ...cadena.etapas.flatMap((e) => [
-        { nombre: `${e.etapa} en curso`, en: e.en_curso_desde },
+        e.en_curso_desde ? { nombre: `${e.etapa} en curso`, en: e.en_curso_desde, nota: `intento ${e.intento}` } : null,
         e.reintento_desde ? { nombre: `${e.etapa} reintento`, en: e.reintento_desde } : null,
-        { nombre: `${e.etapa} ${e.estado}`, en: e.actualizada_en },
+        TERMINALES.includes(e.estado) ? { nombre: `${e.etapa} ${e.estado}`, en: e.actualizada_en } : null,
       ].filter(Boolean)),
       { nombre: `cadena ${cadena.estado}`, en: cadena.terminada_en },
     ]));

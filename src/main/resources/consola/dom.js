@@ -41,3 +41,23 @@ export function lineaDeTiempo(pasos) {
       el('span', { class: 'cuando' }, p.en ? `${hora(p.en)} ${origen && p.en !== origen ? ms(origen, p.en) : ''}` : 'pendiente'),
       p.nota ? el('span', { class: 'nota' }, p.nota) : null)));
 }
+
+/**
+ * Shows {@code datos} in {@code contenedor}, one node per item, reusing the node of an item whose data did not change:
+ * a live list then keeps what a person is typing or pointing at while other items come and go.
+ */
+export function reconciliar(contenedor, cache, datos, clave, pintar) {
+  const vistos = new Set();
+  const nodos = datos.map((d) => {
+    const id = clave(d);
+    vistos.add(id);
+    const firma = JSON.stringify(d);
+    const previo = cache.get(id);
+    if (previo && previo.firma === firma) return previo.nodo;
+    const nodo = pintar(d);
+    cache.set(id, { firma, nodo });
+    return nodo;
+  });
+  for (const id of [...cache.keys()]) if (!vistos.has(id)) cache.delete(id);
+  contenedor.replaceChildren(...nodos);
+}

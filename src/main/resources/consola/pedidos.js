@@ -1,6 +1,6 @@
 // Mis pedidos (profile VENDEDOR): place an order (its Idempotency-Key made here, so a retried click is one order), list
 // mine a page at a time, each with its chain's progress per stage, its invoice or credit note, and LISTO — live.
-import { el, fechaHora } from './dom.js';
+import { el, fechaHora, reconciliar } from './dom.js';
 import { seguir } from './api.js';
 import { comprobantes, vistaCadena } from './cadena.js';
 
@@ -10,6 +10,7 @@ export function paginaPedidos(vista, { llamar, mostrarError, limpiarError }) {
   const cantidad = el('input', { id: 'nuevo-cantidad', type: 'number', min: 1, required: true, value: 1 });
   const lista = el('div', { id: 'pedidos' });
   const mas = el('button', { type: 'button', id: 'mas-pedidos', class: 'secundario', hidden: true }, 'Ver más');
+  const tarjetas = new Map();
   let paginas = 1;
   let clave = nuevaClave();
 
@@ -57,7 +58,8 @@ export function paginaPedidos(vista, { llamar, mostrarError, limpiarError }) {
         if (!siguiente) break;
       }
       mas.hidden = !siguiente;
-      lista.replaceChildren(...(todos.length === 0 ? [el('p', { class: 'ayuda' }, 'Aún no tiene pedidos.')] : todos.map(tarjeta)));
+      if (todos.length === 0) lista.replaceChildren(el('p', { class: 'ayuda' }, 'Aún no tiene pedidos.'));
+      else reconciliar(lista, tarjetas, todos, (p) => p.pedido, tarjeta);
     } catch (err) {
       mostrarError(err);
     }

@@ -1,14 +1,15 @@
 // Seguridad (profile SEGURIDAD): the live alerts feed, an alert's timeline, who is revoked or blocked with the steps of
 // their reactions, lifting a revocation (audited by the system: who, when, why), and registering a vendedor's device.
-import { el, fechaHora, hora, lineaDeTiempo } from './dom.js';
+import { el, fechaHora, hora, lineaDeTiempo, reconciliar } from './dom.js';
 import { seguir } from './api.js';
 
 export function paginaSeguridad(vista, { llamar, mostrarError, limpiarError }) {
   const alertas = new Map();
   const lista = el('ul', { id: 'alertas', class: 'lista' });
-  const detalle = el('section', { id: 'detalle-alerta', class: 'tarjeta', hidden: true });
+  const detalle = el('section', { id: 'detalle-alerta', class: 'tarjeta' }, el('p', { class: 'ayuda' }, 'Elija una alerta para ver su línea de tiempo.'));
   const detenidos = el('div', { id: 'detenidos' });
   let revocaciones = [];
+  const tarjetasDetenidos = new Map();
 
   const vendedor = el('input', { id: 'dispositivo-vendedor', required: true, placeholder: 'vendedor-1', autocomplete: 'off' });
   const huella = el('input', { id: 'dispositivo-huella', required: true, placeholder: 'huella del nuevo dispositivo', autocomplete: 'off' });
@@ -71,7 +72,6 @@ export function paginaSeguridad(vista, { llamar, mostrarError, limpiarError }) {
         nota: e.rechazada_en ? `rechazada: ${e.ultimo_error}` : `${e.intentos} intento(s)${e.ultimo_error ? ` · ${e.ultimo_error}` : ''}`,
       });
     }
-    detalle.hidden = false;
     detalle.replaceChildren(el('h2', {}, `${a.tipo.replace(/_/g, ' ')} · ${a.actor}`),
       el('p', { class: 'ayuda' }, d.reaccion || d.huella_presentada && `dispositivo presentado: ${d.huella_presentada}` || ''),
       lineaDeTiempo(pasos));
@@ -84,7 +84,12 @@ export function paginaSeguridad(vista, { llamar, mostrarError, limpiarError }) {
       mostrarError(err);
       return;
     }
-    detenidos.replaceChildren(...(revocaciones.length === 0 ? [el('p', { class: 'ayuda' }, 'Nadie revocado ni bloqueado.')] : revocaciones.map((r) => {
+    if (revocaciones.length === 0) {
+      tarjetasDetenidos.clear();
+      detenidos.replaceChildren(el('p', { class: 'ayuda' }, 'Nadie revocado ni bloqueado.'));
+      return;
+    }
+    reconciliar(detenidos, tarjetasDetenidos, revocaciones, (r) => r.actor, (r) => {
       const motivo = el('input', { class: 'motivo-levantamiento', placeholder: 'motivo', required: true, autocomplete: 'off' });
       return el('article', { class: 'detenido', dataset: { actor: r.actor } },
         el('h3', {}, r.actor, ' ', r.revocado ? el('span', { class: 'etiqueta roja' }, 'revocado') : null,
@@ -110,7 +115,7 @@ export function paginaSeguridad(vista, { llamar, mostrarError, limpiarError }) {
             }
           },
         }, motivo, el('button', { type: 'submit', class: 'levantar' }, 'Levantar revocación')) : null);
-    })));
+    });
   }
 
   const estado = vista.querySelector('#estado-flujo');
