@@ -45,6 +45,8 @@ final class HiloPeticion extends VerticleBase {
   private final Optional<JsonObject> claveDesarrollo;
   private final List<AppApi> enProceso = new ArrayList<>();
   private HttpClient client;
+  /** The console's streams hold their connection while open: their own pool, so they never starve the App's calls. */
+  private HttpClient flujos;
   private Router router;
 
   HiloPeticion(RoleContext role, GatewayConfig config, Gateway.Locales locales, Optional<JsonObject> claveDesarrollo) {
@@ -57,6 +59,8 @@ final class HiloPeticion extends VerticleBase {
   @Override
   public Future<?> start() {
     client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setConnectTimeout(role.http().clientTimeoutMs()),
+      new PoolOptions().setHttp1MaxSize(role.http().clientPoolSize()));
+    flujos = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(false).setConnectTimeout(role.http().clientTimeoutMs()),
       new PoolOptions().setHttp1MaxSize(role.http().clientPoolSize()));
     router = role.router(vertx);
     // The console's pages and sign-in, outside /v1: its pages then call /v1 with a token like the App.
@@ -93,7 +97,7 @@ final class HiloPeticion extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    return Future.join(enProceso.stream().map(AppApi::close).toList()).eventually(() -> client.close());
+    return Future.join(enProceso.stream().map(AppApi::close).toList()).eventually(() -> Future.join(client.close(), flujos.close()));
   }
 
   /** The role runs in this process: its routes are served on this thread, behind the same checks, with no HTTP hop. */
@@ -115,7 +119,7 @@ final class HiloPeticion extends VerticleBase {
       String value = ctx.request().headers().get(name);
       if (value != null) request.putHeader(name, value);
     }
-    client.request(request).compose(req -> req.send()).onSuccess(response -> {
+    flujos.request(request).compose(req -> req.send()).onSuccess(response -> {
       ctx.response().setStatusCode(response.statusCode());
       for (String name : List.of("Content-Type", "Cache-Control", "X-Accel-Buffering")) {
         String value = response.getHeader(name);

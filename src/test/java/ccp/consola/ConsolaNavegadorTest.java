@@ -234,6 +234,25 @@ class ConsolaNavegadorTest {
     assertThat(chromium.consoleErrors()).allMatch(e -> e.contains("403"));
   }
 
+  @Test
+  @Order(6)
+  @DisplayName("production sign-in: the page signs in at the configured OIDC issuer (code + PKCE) and its token opens /v1")
+  void accesoOidc() throws Exception {
+    String vendedor = Db.newActor(cluster, "VENDEDOR");
+    try (ProveedorOidc proveedor = ProveedorOidc.start(app.app().vertx(), TestTokens.devIssuer(app.app().vertx()));
+         RunningApp puerta = RunningApp.start(SharedInfra.process(cluster, Map.of("gateway.port", SharedInfra.freePort(),
+           "consola.oidc.issuer", proveedor.url())), EnumSet.of(Role.GATEWAY))) {
+      proveedor.siguiente(vendedor, "VENDEDOR");
+      driver.get(puerta.gatewayUrl() + "/consola/");
+      esperar(Duration.ofSeconds(15)).until(ExpectedConditions.elementToBeClickable(By.id("entrar-oidc"))).click();
+      esperar(Duration.ofSeconds(15)).until(ExpectedConditions.textToBePresentInElementLocated(By.id("quien"), vendedor + " · VENDEDOR"));
+      assertThat(driver.getCurrentUrl()).as("the code is not left in the address").doesNotContain("code=");
+      esperar(Duration.ofSeconds(10)).until(ExpectedConditions.textToBePresentInElementLocated(By.id("pedidos"), "Aún no tiene pedidos"));
+      sinErrores("mis pedidos tras el acceso OIDC");
+      salir();
+    }
+  }
+
   /** Signs in through the page's development sign-in, as a person would. */
   private static void entrar(String actor) {
     driver.get(app.gatewayUrl() + "/consola/");
