@@ -39,7 +39,7 @@ export function paginaAsr(vista, { llamar, mostrarError }) {
     const ultima = muestras[muestras.length - 1];
     for (const id of Object.keys(NOMBRES)) {
       const a = ultima.asr[id];
-      valores[id].textContent = a ? `p50 ${redondo(a.p50_ms)} ms · p99 ${redondo(a.p99_ms)} ms · presupuesto ${a.presupuesto_ms} ms · medidas: ${a.cuenta}`
+      valores[id].textContent = a && a.cuenta === 0 ? `sin medidas aún · presupuesto ${a.presupuesto_ms} ms` : a ? `p50 ${redondo(a.p50_ms)} ms · p99 ${redondo(a.p99_ms)} ms · presupuesto ${a.presupuesto_ms} ms · medidas: ${a.cuenta}`
         : 'no medido en este proceso';
       valores[id].classList.toggle('fuera', Boolean(a && a.p99_ms > a.presupuesto_ms));
       dibujar(lienzos[id], muestras.map((s) => s.asr[id]));

@@ -98,12 +98,14 @@ final class Consola {
       router.post("/consola/desarrollo/sesion").handler(this::sesionDesarrollo);
     }
     router.route("/consola/*").handler(ctx -> {
-      ctx.response().putHeader("Content-Security-Policy", politica())
+      // Revalidated on each load (Last-Modified): an upgraded jar's pages reach the browser at once.
+      ctx.response().putHeader("Cache-Control", "no-cache")
+        .putHeader("Content-Security-Policy", politica())
         .putHeader("X-Content-Type-Options", "nosniff")
         .putHeader("Referrer-Policy", "no-referrer");
       ctx.next();
     });
-    router.route("/consola/*").handler(StaticHandler.create("consola").setDefaultContentEncoding("UTF-8"));
+    router.route("/consola/*").handler(StaticHandler.create("consola").setDefaultContentEncoding("UTF-8").setCachingEnabled(false));
   }
 
   /** Scripts and styles from the gateway only; calls to it and, for the OIDC sign-in, to the issuer. */

@@ -56,6 +56,8 @@ final class Metricas {
     HistogramSnapshot snapshot = timer.takeSnapshot();
     JsonObject json = new JsonObject().put("cuenta", timer.count()).put("max_ms", snapshot.max(TimeUnit.MILLISECONDS))
       .put("presupuesto_ms", presupuesto(timer));
+    // Nothing measured yet: no percentile to show (Micrometer's would read 0 ms).
+    if (timer.count() == 0) return json.putNull("p50_ms").putNull("p99_ms");
     for (ValueAtPercentile p : snapshot.percentileValues()) {
       if (p.percentile() == 0.5) json.put("p50_ms", p.value(TimeUnit.MILLISECONDS));
       if (p.percentile() == 0.99) json.put("p99_ms", p.value(TimeUnit.MILLISECONDS));
