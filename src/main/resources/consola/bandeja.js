@@ -64,9 +64,9 @@ export function paginaBandeja(vista, { llamar, mostrarError, limpiarError }) {
 
   async function verCadena(i) {
     try {
-      const pedido = await llamar('GET', `/v1/pedidos/${i.pedido}`);
+      const [pedido, cadena] = await Promise.all([llamar('GET', `/v1/pedidos/${i.pedido}`), llamar('GET', `/v1/bandeja/${i.id}/cadena`)]);
       detalle.hidden = false;
-      detalle.replaceChildren(el('h2', {}, `Pedido ${i.pedido.slice(0, 8)} · ${pedido.tendero}`), vistaCadena(pedido), comprobantes(pedido),
+      detalle.replaceChildren(el('h2', {}, `Pedido ${i.pedido.slice(0, 8)} · ${pedido.tendero}`), vistaCadena(cadena), comprobantes(pedido),
         el('pre', { class: 'detalle' }, JSON.stringify(i.detalle, null, 2)));
     } catch (err) {
       mostrarError(err);

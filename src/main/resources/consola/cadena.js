@@ -5,8 +5,11 @@ export const ETAPAS = ['FACTURACION', 'INVENTARIO', 'DESPACHO'];
 /** The stage states after which the stage does not move unless retried: their time is when they were reached. */
 const TERMINALES = ['COMPLETADA', 'RECHAZADA', 'ESCALADA'];
 
-export function vistaCadena(pedido) {
-  const cadena = pedido.cadena;
+/**
+ * {@code cadena} as GET /v1/pedidos/{id} answers it; the Bandeja's (GET /v1/bandeja/{id}/cadena) adds each stage's
+ * deadline, its escalation's publication and the Monitor's signals, shown when present.
+ */
+export function vistaCadena(cadena) {
   if (!cadena) return el('p', { class: 'ayuda cadena', dataset: { estado: 'SIN_INICIAR' } }, 'La cadena aún no ha empezado.');
   const etapas = new Map(cadena.etapas.map((e) => [e.etapa, e]));
   return el('div', { class: 'cadena', dataset: { estado: cadena.estado } },
@@ -17,13 +20,16 @@ export function vistaCadena(pedido) {
       const estado = e ? e.estado : 'PENDIENTE';
       return el('li', { class: `etapa estado-${estado}`, dataset: { etapa: nombre, estado } },
         el('span', { class: 'paso' }, nombre), el('span', { class: 'etiqueta' }, estado),
-        e ? el('span', { class: 'cuando' }, `intento ${e.intento}`) : null);
+        e ? el('span', { class: 'cuando' }, `intento ${e.intento}`) : null,
+        e && e.plazo && ['EN_CURSO', 'EN_REINTENTO'].includes(e.estado) ? el('span', { class: 'cuando plazo' }, `plazo ${hora(e.plazo)}`) : null);
     })),
     lineaDeTiempo([
       { nombre: 'cadena iniciada', en: cadena.iniciada_en },
       ...cadena.etapas.flatMap((e) => [
         e.en_curso_desde ? { nombre: `${e.etapa} en curso`, en: e.en_curso_desde, nota: `intento ${e.intento}` } : null,
         e.reintento_desde ? { nombre: `${e.etapa} reintento`, en: e.reintento_desde } : null,
+        ...(e.senales || []).map((x) => ({ nombre: `${e.etapa} señal (intento ${x.intento})`, en: x.senalada_en, nota: x.motivo })),
+        e.escalada_publicada_en ? { nombre: `${e.etapa} escalada publicada`, en: e.escalada_publicada_en } : null,
         TERMINALES.includes(e.estado) ? { nombre: `${e.etapa} ${e.estado}`, en: e.actualizada_en } : null,
       ].filter(Boolean)),
       { nombre: `cadena ${cadena.estado}`, en: cadena.terminada_en },

@@ -31,9 +31,10 @@ export function ms(desde, hasta) {
   return `+${Math.max(0, Date.parse(hasta) - Date.parse(desde))} ms`;
 }
 
-/** A timeline: each step with its time and its distance from the first. */
-export function lineaDeTiempo(pasos) {
-  const conHora = pasos.filter((p) => p.en);
+/** A timeline: the steps done in the order they happened, each with its distance from the first; then those pending. */
+export function lineaDeTiempo(todos) {
+  const conHora = todos.filter((p) => p.en).sort((a, b) => Date.parse(a.en) - Date.parse(b.en));
+  const pasos = [...conHora, ...todos.filter((p) => !p.en)];
   const origen = conHora.length ? conHora[0].en : null;
   return el('ol', { class: 'linea-tiempo' },
     pasos.map((p) => el('li', { class: p.en ? 'hecho' : 'pendiente', dataset: { paso: p.nombre } },

@@ -44,7 +44,7 @@ export function paginaPedidos(vista, { llamar, mostrarError, limpiarError }) {
       el('h3', {}, `Pedido ${p.pedido.slice(0, 8)} · ${p.tendero} `, el('span', { class: `etiqueta estado-${estado}` }, estado)),
       el('p', { class: 'ayuda' }, `${p.lineas.map((l) => `${l.cantidad} × ${l.producto}`).join(', ')} · ${fechaHora(p.creado_en)}`,
         p.motivo_anulacion ? ` · anulado: ${p.motivo_anulacion}` : ''),
-      vistaCadena(p), comprobantes(p));
+      vistaCadena(p.cadena), comprobantes(p));
   }
 
   async function cargar() {

@@ -253,6 +253,12 @@ final class RepositorioCadena implements RegistroSenales, CadenaDePedido {
     return sql.query(SqlBandeja.HUELLA).execute().map(rows -> rows.iterator().next().getString("huella"));
   }
 
+  /** The chain of the item's order, with deadlines and signals; empty when the item has no order or it has no chain. */
+  Future<Optional<JsonObject>> cadenaDelItem(UUID item) {
+    return sql.preparedQuery(SqlBandeja.CADENA_DEL_ITEM).execute(Tuple.of(item))
+      .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getJsonObject("cadena")));
+  }
+
   Future<Long> abiertosBandeja() {
     return sql.query(SqlBandeja.ABIERTOS).execute().map(rows -> rows.iterator().next().getLong("abiertos"));
   }

@@ -172,6 +172,13 @@ class ConsolaNavegadorTest {
     driver.findElement(itemReintentado).findElement(By.className("ver-cadena")).click();
     esperar(Duration.ofSeconds(10)).until(ExpectedConditions.presenceOfElementLocated(
       By.cssSelector("#detalle-item .etapa[data-etapa='FACTURACION'][data-estado='ESCALADA']")));
+    assertThat(driver.findElement(By.id("detalle-item")).getText())
+      .contains("FACTURACION señal (intento 1)", "FACTURACION reintento", "FACTURACION escalada publicada");
+    String operador = api.token(Db.newActor(cluster, "OPERADOR"));
+    JsonObject etapa = Http.get(app.gatewayUrl() + "/v1/bandeja/" + driver.findElement(itemReintentado).getAttribute("data-item")
+      + "/cadena", operador).json().getJsonArray("etapas").getJsonObject(0);
+    assertThat(etapa.getString("plazo")).isNotNull();
+    assertThat(etapa.getJsonArray("senales")).isNotEmpty();
     chromium.screenshot("bandeja");
 
     // Closed with a reason before Facturación comes back (its late confirmation would close the item itself).
