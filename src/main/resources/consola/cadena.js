@@ -26,13 +26,13 @@ export function vistaCadena(cadena) {
     lineaDeTiempo([
       { nombre: 'cadena iniciada', en: cadena.iniciada_en },
       ...cadena.etapas.flatMap((e) => [
-        e.en_curso_desde ? { nombre: `${e.etapa} en curso`, en: e.en_curso_desde, nota: `intento ${e.intento}` } : null,
+        e.en_curso_desde ? { nombre: `${e.etapa} en curso`, en: e.en_curso_desde } : null,
         e.reintento_desde ? { nombre: `${e.etapa} reintento`, en: e.reintento_desde } : null,
         ...(e.senales || []).map((x) => ({ nombre: `${e.etapa} señal (intento ${x.intento})`, en: x.senalada_en, nota: x.motivo })),
         e.escalada_publicada_en ? { nombre: `${e.etapa} escalada publicada`, en: e.escalada_publicada_en } : null,
         TERMINALES.includes(e.estado) ? { nombre: `${e.etapa} ${e.estado}`, en: e.actualizada_en } : null,
       ].filter(Boolean)),
-      { nombre: `cadena ${cadena.estado}`, en: cadena.terminada_en },
+      { nombre: cadena.terminada_en ? `cadena ${cadena.estado}` : 'cadena terminada', en: cadena.terminada_en },
     ]));
 }
 

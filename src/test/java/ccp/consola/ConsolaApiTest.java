@@ -89,6 +89,28 @@ class ConsolaApiTest {
   }
 
   @Test
+  @DisplayName("beside another issuer (Keycloak's keys, not the development one) there is no development sign-in, though its key file is there")
+  void sinAccesoDeDesarrolloJuntoAOtroEmisor() throws Exception {
+    io.vertx.core.Vertx vertx = servicios.app().vertx();
+    JsonObject otros = new JsonObject().put("keys", new io.vertx.core.json.JsonArray()
+      .add(ccp.platform.http.Jwks.publicPart(ccp.platform.http.Jwks.generateRs256("keycloak-1"))));
+    io.vertx.core.http.HttpServer emisor = vertx.createHttpServer()
+      .requestHandler(req -> req.response().putHeader("Content-Type", "application/json").end(otros.encode()))
+      .listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
+    assertThat(SharedInfra.dataDir().resolve(ccp.platform.infra.DevIssuer.FILE)).exists();
+    try (RunningApp otra = RunningApp.start(SharedInfra.process(servicios.settings(), Map.of("gateway.port", SharedInfra.freePort(),
+      "jwt.jwks-url", "http://127.0.0.1:" + emisor.actualPort() + "/jwks.json")), EnumSet.of(Role.GATEWAY))) {
+      assertThat(Http.get(otra.gatewayUrl() + "/consola/config.json", null).json().getBoolean("desarrollo")).isFalse();
+      assertThat(Http.get(otra.gatewayUrl() + "/consola/desarrollo/actores", null).status()).isEqualTo(404);
+      assertThat(Http.post(otra.gatewayUrl() + "/consola/desarrollo/sesion", null, "{\"actor\":\"seguridad-1\"}").status())
+        .isEqualTo(404);
+      assertThat(Http.get(otra.gatewayUrl() + "/consola/", null).status()).as("the pages are still served").isEqualTo(200);
+    } finally {
+      emisor.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
   @DisplayName("GET /v1/metricas needs a token, and names the four ASRs with their budgets")
   void metricas() {
     assertThat(Http.get(gateway + "/v1/metricas", null).status()).isEqualTo(401);
@@ -159,11 +181,15 @@ class ConsolaApiTest {
   }
 
   @Test
-  @DisplayName("a vendedor's stream says when one of its orders is created or its chain moves; the Bandeja's stream answers the operator")
+  @DisplayName("a vendedor's stream says when one of its orders is created or its chain moves, past the request deadline; the Bandeja's stream answers the operator")
   void pedidosYBandejaEnVivo() throws Exception {
     String vendedor = Db.newActor(servicios.settings(), "VENDEDOR");
-    try (Eventos eventos = Eventos.abrir(gateway + "/v1/pedidos/flujo?actor=me", api.token(vendedor))) {
+    // Through a gateway whose requests must be answered within 500 ms: a stream is not a request waiting for its answer.
+    try (RunningApp impaciente = RunningApp.start(SharedInfra.process(servicios.settings(), Map.of("gateway.port",
+           SharedInfra.freePort(), "http.request-timeout-ms", 500)), EnumSet.of(Role.GATEWAY));
+         Eventos eventos = Eventos.abrir(impaciente.gatewayUrl() + "/v1/pedidos/flujo?actor=me", api.token(vendedor))) {
       eventos.esperar("pedidos", e -> true, Duration.ofSeconds(5));
+      Thread.sleep(1_500);
       api.pedidoAceptado(vendedor);
       eventos.esperar("pedidos", e -> true, Duration.ofSeconds(5));
     }

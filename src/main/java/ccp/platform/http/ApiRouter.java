@@ -31,7 +31,8 @@ public final class ApiRouter {
 
   public static Router create(Vertx vertx, HttpConfig http) {
     Router router = Router.router(vertx);
-    // An event stream (the console's, Flujo) is answered at once and lasts while its client stays: no deadline.
+    // An event stream (the console's, Flujo) is answered at once and lasts while its client stays: no deadline (the
+    // timeout would fail, as unanswered, a request whose answer is flowing, with an error logged per open console).
     var timeout = TimeoutHandler.create(http.requestTimeoutMs(), 503);
     router.route().handler(ctx -> {
       if (Flujo.pedido(ctx)) ctx.next();
