@@ -1,6 +1,7 @@
 package ccp.platform.http;
 
 import io.vertx.core.Future;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -24,6 +25,8 @@ import java.util.function.Supplier;
 public final class Flujo {
 
   public static final String TIPO = "text/event-stream";
+  /** The last segment of every stream's route. */
+  public static final String RUTA = "flujo";
   /** Four asks a second: an event is written within the console's 1 s of its row being committed. */
   public static final long SONDEO_MS = 250;
   /** Well under {@code http.idle-timeout-ms}'s default (30 s) and the gateway's idle bound on a forwarded stream. */
@@ -42,10 +45,14 @@ public final class Flujo {
 
   private Flujo() {}
 
-  /** Whether the request asks for an event stream (its {@code Accept}): such a request has no answer deadline. */
+  /**
+   * Whether the request asks for an event stream: a {@code GET} of a stream's route ({@code .../flujo}) that accepts
+   * {@code text/event-stream}. Such a request has no answer deadline; no other does, whatever it accepts.
+   */
   public static boolean pedido(RoutingContext ctx) {
     String accept = ctx.request().getHeader("Accept");
-    return accept != null && accept.contains(TIPO);
+    return ctx.request().method() == HttpMethod.GET && ctx.request().path().endsWith("/" + RUTA)
+      && accept != null && accept.contains(TIPO);
   }
 
   /**
