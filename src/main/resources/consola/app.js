@@ -20,8 +20,20 @@ const menu = document.getElementById('menu');
 const error = document.getElementById('error');
 let detener = () => {};
 
+/** What a refusal means for the person, in their words; the system's own message and code follow it. */
+const EXPLICACIONES = {
+  actor_revoked: 'Su acceso está revocado: el área de seguridad detectó una acción indebida y lo revisa.',
+  actor_blocked: 'Su cuenta está bloqueada en el Gestor.',
+  unknown_actor: 'Su usuario no está registrado en el Gestor.',
+  perfil_mismatch: 'Su perfil en el Gestor no es el de su token: vuelva a entrar.',
+  unauthorized: 'Su sesión no es válida o venció: salga y vuelva a entrar.',
+  forbidden: 'Su perfil no permite esta acción.',
+};
+
 export function mostrarError(e) {
-  error.textContent = e.codigo ? `${e.message} (${e.codigo})` : e.message;
+  const explicacion = e.codigo && EXPLICACIONES[e.codigo];
+  const tecnico = e.codigo ? `${e.message} (${e.codigo})` : e.message;
+  error.textContent = explicacion ? `${explicacion} — ${tecnico}` : tecnico;
   error.dataset.codigo = e.codigo || '';
   error.hidden = false;
 }

@@ -245,7 +245,7 @@ class ConsolaNavegadorTest {
       + "VALUES (?, now(), now() + interval '1 hour', 'prueba de la consola', gen_random_uuid())", vendedor);
     entrar(vendedor);
     WebElement error = esperar(Duration.ofSeconds(10)).until(ExpectedConditions.visibilityOfElementLocated(By.id("error")));
-    assertThat(error.getText()).contains(vendedor, "revocation list");
+    assertThat(error.getText()).contains("Su acceso está revocado", vendedor, "revocation list");
     assertThat(error.getAttribute("data-codigo")).isEqualTo("actor_revoked");
     chromium.screenshot("vendedor-revocado");
     // The refused calls themselves are what the browser logs here; nothing else may be.
