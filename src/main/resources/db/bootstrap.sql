@@ -22,7 +22,7 @@ BEGIN
 END $$;
 
 -- Every role with an App door reads the Lista de revocación and the Gestor's actors on each request (ListaRevocacion).
-GRANT lector_revocacion, lector_actores TO gateway, gestor, seguridad, pedidos, cadena;
+GRANT lector_revocacion, lector_actores TO gateway, gestor, seguridad, pedidos, cadena, inventario;
 -- The Monitor de la cadena reads the chain and writes only RegistroSenales (ccp.cadena.RegistroSenales).
 GRANT monitor_cadena TO vigilancia;
 -- Pedidos reads an order with the state of its chain and Facturación's invoice or credit note (ccp.pedidos.ApiPedidos).

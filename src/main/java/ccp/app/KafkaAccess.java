@@ -48,7 +48,9 @@ public final class KafkaAccess {
       "cola.bandeja", CADENA_ESCALADA,
       "cola.bandeja.fallidos", COLA_FALLIDOS), Set.of());
     row(t, Role.FACTURACION, Set.of(ETAPA_COMPLETADA, COLA_FALLIDOS), Map.of(Etapa.FACTURACION.cola(), ETAPA_EJECUTAR), Set.of());
-    row(t, Role.INVENTARIO, Set.of(ETAPA_COMPLETADA, COLA_FALLIDOS), Map.of(Etapa.INVENTARIO.cola(), ETAPA_EJECUTAR), Set.of());
+    // Inventario's RelevoOutbox publishes the App's stock adjustments (B2), as Pedidos' publishes its orders.
+    row(t, Role.INVENTARIO, Set.of(ETAPA_COMPLETADA, COLA_FALLIDOS, ESCRITURA_REALIZADA), Map.of(Etapa.INVENTARIO.cola(), ETAPA_EJECUTAR),
+      Set.of());
     row(t, Role.DESPACHO, Set.of(ETAPA_COMPLETADA, COLA_FALLIDOS), Map.of(Etapa.DESPACHO.cola(), ETAPA_EJECUTAR), Set.of());
     // The Monitor's health probe asks whether the stages it watches still have a live consumer.
     row(t, Role.VIGILANCIA, Set.of(COLA_REINTENTOS), Map.of(), Set.of(Etapa.FACTURACION.cola(), Etapa.DESPACHO.cola()));

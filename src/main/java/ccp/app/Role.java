@@ -39,7 +39,7 @@ public enum Role {
   PEDIDOS(List.of("pedidos"), (c, cfg, contexts) -> Pedidos.deploy(c, cfg.pedidos()), (c, cfg) -> Pedidos.api(c)),
   CADENA(List.of("cadena"), (c, cfg, contexts) -> Cadena.deploy(c, cfg.cadena()), (c, cfg) -> Cadena.api(c, cfg.cadena())),
   FACTURACION(List.of("facturacion"), (c, cfg, contexts) -> Etapas.facturacion(c, cfg.etapas()), null),
-  INVENTARIO(List.of("inventario"), (c, cfg, contexts) -> Etapas.inventario(c, cfg.etapas()), null),
+  INVENTARIO(List.of("inventario"), (c, cfg, contexts) -> Etapas.inventario(c, cfg.etapas()), (c, cfg) -> Etapas.apiInventario(c)),
   DESPACHO(List.of("despacho"), (c, cfg, contexts) -> Etapas.despacho(c, cfg.etapas()), null),
   // The Monitor de la cadena reads the chain and writes its signals in the cadena role's schema, as granted there.
   VIGILANCIA(List.of(), (c, cfg, contexts) -> Vigilancia.deploy(c, cfg.vigilancia()), null);
@@ -75,12 +75,12 @@ public enum Role {
 
   /** Whether the role listens for HTTP (the App's routes, or role-to-role calls): it verifies App tokens then. */
   public boolean servesHttp() {
-    return this == GATEWAY || this == GESTOR || this == SEGURIDAD || this == PEDIDOS || this == CADENA;
+    return this == GATEWAY || this == GESTOR || this == SEGURIDAD || this == PEDIDOS || this == CADENA || this == INVENTARIO;
   }
 
   /** Whether other roles call the role's {@code /interno/*} endpoints: it verifies their peer tokens then. */
   public boolean receivesCalls() {
-    return this == GESTOR || this == PEDIDOS;
+    return this == GESTOR || this == PEDIDOS || this == INVENTARIO;
   }
 
   /** Whether the role calls others (the Detector and the Reacción): it signs with its own peer key then. */
@@ -99,7 +99,7 @@ public enum Role {
 
   private static Future<Void> gateway(RoleContext context, RoleConfigs configs, Map<Role, RoleContext> contexts) {
     return Gateway.deploy(context, configs.gateway(), new Gateway.Locales(GESTOR.api(configs, contexts),
-      PEDIDOS.api(configs, contexts), CADENA.api(configs, contexts)),
+      PEDIDOS.api(configs, contexts), CADENA.api(configs, contexts), INVENTARIO.api(configs, contexts)),
       new ListaRevocacion(context.sql(), configs.revocacionLoteMax()));
   }
 

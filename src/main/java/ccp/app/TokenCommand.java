@@ -26,7 +26,7 @@ public final class TokenCommand implements Callable<Integer> {
   String actor;
 
   @Option(names = "--perfil", defaultValue = "VENDEDOR",
-    description = "the actor's profile in the Gestor: VENDEDOR (default), CONSULTA, SEGURIDAD or OPERADOR")
+    description = "the actor's profile in the Gestor: VENDEDOR (default), CONSULTA, SEGURIDAD, OPERADOR or BODEGA")
   String perfil;
 
   @Mixin

@@ -1,6 +1,7 @@
 package ccp.cadena;
 
 import ccp.platform.kafka.ConsumerVerticle;
+import ccp.platform.kafka.ReliableConsumer;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.Topics;
@@ -37,6 +38,15 @@ final class ConsumidorBandeja extends ConsumerVerticle {
   @Override
   protected void prepare() {
     cadenas = new RepositorioCadena(role.sql());
+  }
+
+  /**
+   * The Bandeja is where failures end: a dead letter of an escalation would come back to this same table as another
+   * item, and one of {@code cola.fallidos} has nowhere further to go. What it cannot file waits, its lag in sight.
+   */
+  @Override
+  protected ReliableConsumer.RetryPolicy retryPolicy() {
+    return ReliableConsumer.RetryPolicy.UNTIL_DONE;
   }
 
   @Override

@@ -50,9 +50,10 @@ final class ControladorCadena extends ConsumerVerticle {
   protected Future<Void> handle(Envelope escritura) {
     EventTypes.require(escritura, EventTypes.ESCRITURA_REALIZADA, Topics.ESCRITURA_REALIZADA);
     String operacion = escritura.textOf("operacion");
+    // Only an order's writes move a chain: the other services' writes (Inventario's stock adjustments) name no order.
+    if (!EventTypes.CREAR_PEDIDO.equals(operacion) && !EventTypes.ANULAR_PEDIDO.equals(operacion)) return Future.succeededFuture();
     UUID pedido = UUID.fromString(escritura.textOf("pedido"));
     if (EventTypes.ANULAR_PEDIDO.equals(operacion)) return detener(pedido, escritura.textOf("actor"));
-    if (!EventTypes.CREAR_PEDIDO.equals(operacion)) return Future.succeededFuture();
     JsonArray lineas = Lineas.de(escritura.data());
     return inicios.submit(new RepositorioCadena.Inicio(pedido, escritura.textOf("actor"), lineas))
       .compose(enCurso -> enCurso == null ? Future.succeededFuture() : Future.all(enCurso.stream()

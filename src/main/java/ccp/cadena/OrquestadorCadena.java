@@ -53,22 +53,26 @@ final class OrquestadorCadena {
     Etapa siguiente = etapa.siguiente();
     return avances.submit(new RepositorioCadena.Confirmacion(pedido, etapa, siguiente)).compose(avance -> {
       if (avance == null) return asegurarEnviado(pedido, etapa);
-      medir(pedido, etapa, avance);
-      if (siguiente != null) return comandos.ejecutar(pedido, siguiente, avance.intento(), avance.lineas());
-      completas.record(Duration.between(avance.iniciada().toInstant(), Instant.now()));
-      return comandos.listo(pedido);
+      Future<Void> enviado = siguiente != null
+        ? comandos.ejecutar(pedido, siguiente, avance.intento(), avance.lineas())
+        : comandos.listo(pedido).onSuccess(ack -> completas.record(Duration.between(avance.iniciada().toInstant(), Instant.now())));
+      return enviado.compose(ack -> medir(pedido, etapa, avance));
     });
   }
 
-  /** ASR-4 ends when a retried stage confirms (R11); a confirmation after escalation is late but not lost. */
-  private void medir(UUID pedido, Etapa etapa, RepositorioCadena.Avance avance) {
+  /**
+   * ASR-4 ends when a retried stage confirms and what follows it is acknowledged by the broker (R11). A confirmation
+   * after the escalation is late, not lost: the chain goes on, ASR-4 was missed (the escalation measured it), and the
+   * Bandeja's item closes — as part of this confirmation, so that a failure retries it.
+   */
+  private Future<Void> medir(UUID pedido, Etapa etapa, RepositorioCadena.Avance avance) {
     if (avance.antes() == EstadoEtapa.EN_REINTENTO && avance.reintentoDesde() != null) {
       asr4.record(Duration.between(avance.reintentoDesde().toInstant(), Instant.now()));
     } else if (avance.antes() == EstadoEtapa.ESCALADA) {
       LOG.info("Order {}: {} confirmed after its escalation; the chain goes on and its inbox item closes", pedido, etapa);
-      cadenas.cerrarPorConfirmacionTardia(pedido, etapa)
-        .onFailure(err -> LOG.warn("Closing the inbox item of {} {} failed: {}", pedido, etapa, err.toString()));
+      return cadenas.cerrarPorConfirmacionTardia(pedido, etapa);
     }
+    return Future.succeededFuture();
   }
 
   /** A confirmation that moved nothing: re-send what follows it if that is still in flight (stages dedupe). */
@@ -76,13 +80,21 @@ final class OrquestadorCadena {
     return cadenas.situacion(pedido).compose(found -> {
       if (found.isEmpty()) return Future.succeededFuture();
       RepositorioCadena.Situacion s = found.get();
-      Etapa siguiente = confirmada.siguiente();
-      if (siguiente == null) return s.cadena() == EstadoCadena.LISTO ? comandos.listo(pedido) : Future.succeededFuture();
-      boolean anteriorHecha = s.estados().get(confirmada) == EstadoEtapa.COMPLETADA;
-      if (anteriorHecha && s.estados().get(siguiente) == EstadoEtapa.EN_CURSO) {
-        return comandos.ejecutar(pedido, siguiente, s.intentos().get(siguiente), s.lineas());
-      }
-      return Future.succeededFuture();
+      // A late confirmation redelivered after its close failed: the item closes now (an open one only; else nothing).
+      Future<Void> cerrada = s.estados().get(confirmada) == EstadoEtapa.COMPLETADA
+        ? cadenas.cerrarPorConfirmacionTardia(pedido, confirmada) : Future.succeededFuture();
+      return cerrada.compose(x -> reenviar(pedido, confirmada, s));
     });
+  }
+
+  /** What follows a confirmed stage, sent again if it is still in flight (stages dedupe), or the chain's end. */
+  private Future<Void> reenviar(UUID pedido, Etapa confirmada, RepositorioCadena.Situacion s) {
+    Etapa siguiente = confirmada.siguiente();
+    if (siguiente == null) return s.cadena() == EstadoCadena.LISTO ? comandos.listo(pedido) : Future.succeededFuture();
+    boolean anteriorHecha = s.estados().get(confirmada) == EstadoEtapa.COMPLETADA;
+    if (anteriorHecha && s.estados().get(siguiente) == EstadoEtapa.EN_CURSO) {
+      return comandos.ejecutar(pedido, siguiente, s.intentos().get(siguiente), s.lineas());
+    }
+    return Future.succeededFuture();
   }
 }

@@ -71,21 +71,27 @@ final class Reanudador extends ConsumerVerticle {
   /** R9, then the escalations whose event is not acknowledged yet (this process or another died before): published again. */
   private Future<Void> escalarVencidos() {
     return cadenas.escalarVencidas()
-      .compose(escaladas -> publicar(escaladas, true))
+      .compose(this::publicar)
       .compose(x -> cadenas.escaladasSinPublicar())
-      .compose(pendientes -> publicar(pendientes, false));
+      .compose(this::publicar);
   }
 
-  /** R9: {@code cadena.escalada}, key pedido; ASR-4 ends here for the retries nobody confirmed. */
-  private Future<Void> publicar(List<RepositorioCadena.Escalada> escaladas, boolean medir) {
+  /**
+   * R9: {@code cadena.escalada}, key pedido. ASR-4 ends here for the retries nobody confirmed, once the broker has
+   * acknowledged the escalation (R6 to R11: from there it is on its way to the Bandeja), not at the commit. One
+   * published late (its first publish failed, or its process died) is measured then: that is how long it took.
+   */
+  private Future<Void> publicar(List<RepositorioCadena.Escalada> escaladas) {
     return Future.all(escaladas.stream().map(e -> {
-      if (medir && e.reintentoDesde() != null) asr4.record(Duration.between(e.reintentoDesde().toInstant(), Instant.now()));
       JsonObject data = new JsonObject().put("pedido", e.pedido().toString()).put("etapa", e.etapa().name())
         .put("intento", e.intento()).put("motivo", "sin confirmación tras el reintento");
       String id = "ESCALADA:" + e.pedido() + ":" + e.etapa().name() + ":" + e.intento();
       Envelope escalada = new Envelope(UUID.nameUUIDFromBytes(id.getBytes(StandardCharsets.UTF_8)).toString(),
         EventTypes.ESCALADA, "/cadena/reanudador", Instant.now(), e.pedido().toString(), data);
       return publisher().publish(Topics.CADENA_ESCALADA, e.pedido().toString(), escalada)
+        .onSuccess(ack -> {
+          if (e.reintentoDesde() != null) asr4.record(Duration.between(e.reintentoDesde().toInstant(), Instant.now()));
+        })
         .compose(ack -> cadenas.escaladaPublicada(e.pedido(), e.etapa()));
     }).toList()).mapEmpty();
   }

@@ -9,14 +9,18 @@ final class SqlBandeja {
   private SqlBandeja() {}
 
   /**
-   * The Bandeja's item for an escalation. It reads the stage's state in the same statement: an escalation whose stage
-   * was confirmed meanwhile (late) enters closed, with that reason.
+   * The Bandeja's item for an escalation. It reads the stage's state in the same statement, locked ({@code FOR SHARE}):
+   * an escalation whose stage was confirmed meanwhile (late) enters closed, with that reason. The lock orders it with
+   * the confirmation's update of the row: a confirmation committing first is seen (its latest state, not this
+   * statement's snapshot); one that comes after waits for this item to commit, and its close then finds it.
    */
   static final String ITEM_ESCALADA = """
+    WITH etapa AS (
+           SELECT estado FROM cadena.cadena_etapa WHERE pedido = $2 AND etapa = $3 FOR SHARE)
     INSERT INTO cadena.bandeja (id, tipo, pedido, etapa, detalle, estado, cerrada_en, cierre)
     SELECT $1, 'ESCALADA', $2, $3, $4, CASE WHEN completada THEN 'CERRADO' ELSE 'ABIERTO' END,
            CASE WHEN completada THEN now() END, CASE WHEN completada THEN 'confirmación tardía' END
-    FROM (SELECT EXISTS (SELECT 1 FROM cadena.cadena_etapa WHERE pedido = $2 AND etapa = $3 AND estado = 'COMPLETADA') AS completada) s
+    FROM (SELECT EXISTS (SELECT 1 FROM etapa WHERE estado = 'COMPLETADA') AS completada) s
     ON CONFLICT (id) DO NOTHING""";
 
   static final String FALLIDO = """

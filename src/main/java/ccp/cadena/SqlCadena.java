@@ -40,19 +40,23 @@ final class SqlCadena {
    * that one EN_CURSO with its deadline; if it was the last, the chain LISTO — both or neither. A confirmation of an
    * escalated stage still counts (late, the view's open gap). Answers, for each confirmation that moved its chain, the
    * next attempt and the order's lines (or when the chain began, after the last), and the confirmed stage's state
-   * before (EN_REINTENTO: a retry confirmed; ESCALADA: late) with its retry start.
+   * before (EN_REINTENTO: a retry confirmed; ESCALADA: late) with its retry start. That state is read from the row
+   * locked ({@code FOR UPDATE}), not from the statement's snapshot: an escalation that commits while this statement
+   * waits on the row is seen as ESCALADA, so a late confirmation is never taken for a retry confirmed in time.
    */
   static final String AVANZAR = """
     WITH entrada AS (
            SELECT t.pedido, t.hecha, t.siguiente FROM jsonb_to_recordset($1::jsonb) AS t (pedido uuid, hecha text, siguiente text)),
          previa AS (
-           SELECT e.pedido, e.estado, e.reintento_desde FROM cadena.cadena_etapa e
-           JOIN entrada ON e.pedido = entrada.pedido AND e.etapa = entrada.hecha),
+           SELECT e.pedido, e.etapa, e.estado, e.reintento_desde, entrada.siguiente FROM cadena.cadena_etapa e
+           JOIN entrada ON e.pedido = entrada.pedido AND e.etapa = entrada.hecha
+           ORDER BY e.pedido, e.etapa
+           FOR UPDATE OF e),
          hecha AS (
            UPDATE cadena.cadena_etapa e SET estado = 'COMPLETADA', actualizada_en = now()
-           FROM entrada
-           WHERE e.pedido = entrada.pedido AND e.etapa = entrada.hecha AND e.estado IN ('EN_CURSO', 'EN_REINTENTO', 'ESCALADA')
-           RETURNING e.pedido, entrada.siguiente),
+           FROM previa
+           WHERE e.pedido = previa.pedido AND e.etapa = previa.etapa AND e.estado IN ('EN_CURSO', 'EN_REINTENTO', 'ESCALADA')
+           RETURNING e.pedido, previa.siguiente, previa.estado, previa.reintento_desde),
          siguiente AS (
            UPDATE cadena.cadena_etapa e
            SET estado = 'EN_CURSO', intento = 1, plazo = now() + make_interval(secs => $2::float8 / 1000),
@@ -65,11 +69,11 @@ final class SqlCadena {
            UPDATE cadena.cadenas c SET estado = 'LISTO', terminada_en = now()
            FROM hecha WHERE hecha.siguiente IS NULL AND c.pedido = hecha.pedido AND c.estado = 'EN_CURSO'
            RETURNING c.pedido, c.iniciada_en)
-    SELECT s.pedido, s.intento, s.lineas, NULL::timestamptz AS iniciada_en, p.estado AS antes, p.reintento_desde
-    FROM siguiente s JOIN previa p USING (pedido)
+    SELECT s.pedido, s.intento, s.lineas, NULL::timestamptz AS iniciada_en, h.estado AS antes, h.reintento_desde
+    FROM siguiente s JOIN hecha h USING (pedido)
     UNION ALL
-    SELECT l.pedido, 0, NULL::jsonb, l.iniciada_en, p.estado, p.reintento_desde
-    FROM lista l JOIN previa p USING (pedido)""";
+    SELECT l.pedido, 0, NULL::jsonb, l.iniciada_en, h.estado, h.reintento_desde
+    FROM lista l JOIN hecha h USING (pedido)""";
 
   /** A stage answered that the order cannot go on (no stock): the stage RECHAZADA and the chain RECHAZADO. */
   static final String RECHAZAR = """

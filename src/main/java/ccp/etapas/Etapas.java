@@ -1,6 +1,9 @@
 package ccp.etapas;
 
 import ccp.cadena.ResultadoEtapa;
+import ccp.platform.outbox.Outbox;
+import ccp.platform.outbox.RelevoOutbox;
+import ccp.platform.role.AppApi;
 import ccp.platform.role.RoleContext;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -11,9 +14,12 @@ import java.util.UUID;
 /**
  * The stage roles of DG-CON-003 ({@code facturacion}, {@code inventario}, {@code despacho}): one ConsumidorEtapa each,
  * the Inventario reservation open to measurement outside the chain, and Facturación's documents open to the order's
- * reader.
+ * reader. Inventario also takes the App's stock adjustments (its HiloPeticion) and relays their writes from its own
+ * outbox (B2 "RelevoOutbox de Pedidos o de Inventario").
  */
 public final class Etapas {
+
+  static final Outbox OUTBOX = new Outbox("inventario");
 
   private Etapas() {}
 
@@ -22,7 +28,16 @@ public final class Etapas {
   }
 
   public static Future<Void> inventario(RoleContext role, EtapasConfig config) {
-    return role.deploy(() -> ConsumidorEtapa.inventario(role, config.inventarioLoteMax()), 1).mapEmpty();
+    return Future.all(
+      role.deploy(() -> ConsumidorEtapa.inventario(role, config.inventarioLoteMax()), 1),
+      role.deploy(() -> new HiloPeticion(role, config.inventarioPort(), OUTBOX), role.httpInstances()),
+      role.deploy(() -> new RelevoOutbox(OUTBOX, config.outbox(), role.kafka(), role.sql(), role.registry()), 1)
+    ).mapEmpty();
+  }
+
+  /** Inventario's App routes (the stock adjustments), for a gateway in the same process. */
+  public static AppApi apiInventario(RoleContext role) {
+    return new ApiInventario(role, OUTBOX);
   }
 
   public static Future<Void> despacho(RoleContext role, EtapasConfig config) {

@@ -15,7 +15,8 @@ public final class Gateway {
    * The App routes of the roles running in this process, served by the gateway on its own thread instead of forwarded
    * over HTTP (one built per gateway verticle); an empty one is forwarded to its role's URL.
    */
-  public record Locales(Optional<Supplier<AppApi>> sesiones, Optional<Supplier<AppApi>> pedidos, Optional<Supplier<AppApi>> cadena) {}
+  public record Locales(Optional<Supplier<AppApi>> sesiones, Optional<Supplier<AppApi>> pedidos, Optional<Supplier<AppApi>> cadena,
+                        Optional<Supplier<AppApi>> inventario) {}
 
   private Gateway() {}
 

@@ -11,11 +11,11 @@ import java.nio.file.Path;
  * development sign-in — the data directory and the App's token settings.
  */
 public record GatewayConfig(int port, String gestorUrl, String pedidosUrl, String seguridadUrl, String cadenaUrl,
-                            String oidcIssuer, String oidcClientId, Path dataDir, JwtConfig jwt) {
+                            String inventarioUrl, String oidcIssuer, String oidcClientId, Path dataDir, JwtConfig jwt) {
 
   public static GatewayConfig from(Settings settings) {
     return new GatewayConfig(settings.integer("gateway.port"), settings.text("gestor.url"), settings.text("pedidos.url"),
-      settings.text("seguridad.url"), settings.text("cadena.url"), settings.text("consola.oidc.issuer"),
-      settings.text("consola.oidc.client-id"), settings.dataDir(), JwtConfig.from(settings));
+      settings.text("seguridad.url"), settings.text("cadena.url"), settings.text("inventario.url"),
+      settings.text("consola.oidc.issuer"), settings.text("consola.oidc.client-id"), settings.dataDir(), JwtConfig.from(settings));
   }
 }

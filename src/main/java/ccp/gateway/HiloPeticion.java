@@ -82,6 +82,10 @@ final class HiloPeticion extends VerticleBase {
       router.route("/v1/bandeja*").handler(ctx -> reenviar(ctx, config.cadenaUrl()));
       router.route("/v1/logistica*").handler(ctx -> reenviar(ctx, config.cadenaUrl()));
     });
+    locales.inventario().ifPresentOrElse(this::enProceso, () -> {
+      router.post("/v1/inventario/ajustes").handler(ctx -> reenviar(ctx, config.inventarioUrl()));
+      router.get("/v1/inventario/ajustes/:ajuste").handler(ctx -> reenviar(ctx, config.inventarioUrl()));
+    });
     router.put("/v1/dispositivos/:vendedor").handler(ctx -> reenviar(ctx, config.seguridadUrl()));
     router.get("/v1/alertas").handler(ctx -> reenviar(ctx, config.seguridadUrl()));
     router.post("/v1/revocaciones/:actor/levantamiento").handler(ctx -> reenviar(ctx, config.seguridadUrl()));

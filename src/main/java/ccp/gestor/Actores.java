@@ -20,9 +20,17 @@ final class Actores {
   enum Apertura { ABIERTA, DESCONOCIDO, BLOQUEADO }
 
   record Permisos(String actor, String perfil, boolean bloqueado) {
-    /** Only a VENDEDOR writes; CONSULTA is read-only and SEGURIDAD reads alerts. */
-    boolean puedeEscribir() {
-      return "VENDEDOR".equals(perfil) && !bloqueado;
+    /**
+     * The services the actor may write in now: a VENDEDOR writes orders (pedidos), BODEGA adjusts stock (inventario);
+     * CONSULTA is read-only, SEGURIDAD reads alerts, OPERADOR works the Bandeja. A blocked actor writes nowhere.
+     */
+    List<String> escribeEn() {
+      if (bloqueado) return List.of();
+      return switch (perfil) {
+        case "VENDEDOR" -> List.of("pedidos");
+        case "BODEGA" -> List.of("inventario");
+        default -> List.of();
+      };
     }
   }
 

@@ -65,7 +65,7 @@ final class HiloPeticion extends VerticleBase {
       JsonArray permisos = new JsonArray();
       for (Actores.Permisos p : found) {
         permisos.add(new JsonObject().put("actor", p.actor()).put("perfil", p.perfil()).put("bloqueado", p.bloqueado())
-          .put("puede_escribir", p.puedeEscribir()));
+          .put("escribe_en", new JsonArray(p.escribeEn())));
       }
       JsonResponse.ok(ctx, new JsonObject().put("permisos", permisos));
     }).onFailure(ctx::fail);

@@ -4,6 +4,7 @@ import ccp.platform.role.RoleContext;
 import ccp.platform.db.Combiner;
 import ccp.platform.http.ServiceClient;
 import ccp.platform.kafka.ConsumerVerticle;
+import ccp.platform.kafka.ReliableConsumer;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.PoisonMessageException;
@@ -20,14 +21,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
 /**
- * ConsumidorEscrituras of the Detector de escrituras indebidas (B3–B6): takes each committed write from
- * {@code cola.detector}, asks the Gestor for the writer's current permissions (B5) and, if the write did not fit them,
+ * ConsumidorEscrituras of the Detector de escrituras indebidas (B3–B6): takes each committed write of Pedidos or
+ * Inventario from {@code cola.detector}, asks the Gestor for the writer's current permissions (B5) and, if the write did not fit them,
  * asks the Reacción (B6, t_det). Its offset moves only once the reaction is durably open. It fails closed: a write
  * whose writer the Gestor cannot be asked about is retried until it can, never set aside unchecked.
  */
@@ -35,12 +37,20 @@ final class ConsumidorEscrituras extends ConsumerVerticle {
 
   static final String COLA = "cola.detector";
   private static final Logger LOG = LoggerFactory.getLogger(ConsumidorEscrituras.class);
-  private static final Set<String> SERVICIOS = Set.of("pedidos");
+  /**
+   * The services whose writes are checked: per service, the {@code operacion} that is the App's write (the others, such
+   * as the Reacción's own annulments, are no actor's write) and the field naming what it made.
+   */
+  private static final Map<String, Escrita> SERVICIOS = Map.of(
+    "pedidos", new Escrita(EventTypes.CREAR_PEDIDO, "pedido"),
+    "inventario", new Escrita(EventTypes.AJUSTAR_INVENTARIO, "ajuste"));
+
+  private record Escrita(String operacion, String campo) {}
 
   private final RoleContext role;
   private final SeguridadConfig config;
   private ServiceClient gestor;
-  private Combiner<String, String, Boolean> permisos;
+  private Combiner<String, String, Set<String>> permisos;
   private PublicadorAlertas alertas;
   /** Since when the Gestor's answers fail, without one success since; null while they succeed. */
   private Instant fallandoDesde;
@@ -64,29 +74,39 @@ final class ConsumidorEscrituras extends ConsumerVerticle {
     gestor.close();
   }
 
+  /**
+   * Never a dead letter for a write that could not be checked: set aside, it would be a write nobody checked (fail
+   * closed). A Gestor that stays unreachable is told to the area and the Bandeja instead ({@link #permitida}).
+   */
+  @Override
+  protected ReliableConsumer.RetryPolicy retryPolicy() {
+    return ReliableConsumer.RetryPolicy.UNTIL_DONE;
+  }
+
   @Override
   protected Future<Void> handle(Envelope escritura) {
     EventTypes.require(escritura, EventTypes.ESCRITURA_REALIZADA, Topics.ESCRITURA_REALIZADA);
     UUID idEscritura = UUID.fromString(escritura.textOf("id_escritura"));
     String servicio = escritura.textOf("servicio");
-    if (!SERVICIOS.contains(servicio)) throw new PoisonMessageException("unknown servicio '" + servicio + "' (known: " + SERVICIOS + ")");
-    // Only the App's writes are checked; the Reacción's own annulments are not an actor's write.
-    if (!EventTypes.CREAR_PEDIDO.equals(escritura.textOf("operacion"))) return Future.succeededFuture();
+    Escrita escrita = SERVICIOS.get(servicio);
+    if (escrita == null) throw new PoisonMessageException("unknown servicio '" + servicio + "' (known: " + SERVICIOS.keySet() + ")");
+    if (!escrita.operacion().equals(escritura.textOf("operacion"))) return Future.succeededFuture();
     String actor = escritura.textOf("actor");
-    String pedido = escritura.textOf("pedido");
-    return permitida(actor, idEscritura).compose(permitida -> {
+    String escrito = escritura.textOf(escrita.campo());
+    return permitida(actor, servicio, idEscritura).compose(permitida -> {
       if (permitida) return Future.succeededFuture();
-      Reaccion reaccion = new Reaccion(idEscritura, actor, servicio, pedido, Instant.now(), Paso.ABIERTA);
+      Reaccion reaccion = new Reaccion(idEscritura, actor, servicio, escrito, Instant.now(), Paso.ABIERTA);
       return vertx.eventBus().<JsonObject>request(OrquestadorReaccion.DIRECCION, reaccion.toJson()).mapEmpty();
     });
   }
 
   /**
-   * B5. A writer the Gestor does not know had no right to write either. When the Gestor's answers have failed for longer
-   * than ASR-2's budget, the area and the Bandeja are told once, until an answer succeeds again.
+   * B5: whether the writer may write in {@code servicio} now. A writer the Gestor does not know had no right to write
+   * either. When the Gestor's answers have failed for longer than ASR-2's budget, the area and the Bandeja are told
+   * once, until an answer succeeds again.
    */
-  private Future<Boolean> permitida(String actor, UUID idEscritura) {
-    return permisos.submit(actor).map(Boolean.TRUE::equals).onSuccess(x -> {
+  private Future<Boolean> permitida(String actor, String servicio, UUID idEscritura) {
+    return permisos.submit(actor).map(servicios -> servicios != null && servicios.contains(servicio)).onSuccess(x -> {
       fallandoDesde = null;
       avisada = false;
     }).onFailure(err -> {
@@ -106,16 +126,22 @@ final class ConsumidorEscrituras extends ConsumerVerticle {
    * batch instead of one per write. It fails closed: any answer but 200 (a refused key, a 5xx, a timeout) fails the
    * writes, which the consumer retries with back-off, its offset unmoved; no write is set aside unchecked.
    */
-  private Future<Map<String, Boolean>> consultar(List<String> actores) {
+  private Future<Map<String, Set<String>>> consultar(List<String> actores) {
     JsonObject pregunta = new JsonObject().put("actores", new JsonArray(new ArrayList<>(actores)));
     return gestor.post("gestor", config.gestorUrl(), "/interno/actores/permisos", pregunta)
       .map(respuesta -> {
-        Map<String, Boolean> puedenEscribir = new HashMap<>();
+        Map<String, Set<String>> escribenEn = new HashMap<>();
         for (Object p : respuesta.getJsonArray("permisos")) {
           JsonObject permiso = (JsonObject) p;
-          puedenEscribir.put(permiso.getString("actor"), permiso.getBoolean("puede_escribir", false));
+          // An answer without it (a Gestor from before escribe_en, mid-upgrade) is no answer: taken as "may write
+          // nowhere", it would revoke every writer; failing retries the writes until the Gestor answers it.
+          JsonArray escribeEn = permiso.getJsonArray("escribe_en");
+          if (escribeEn == null) throw new IllegalStateException("the Gestor's permissions of " + permiso.getString("actor") + " have no escribe_en");
+          Set<String> servicios = new HashSet<>();
+          escribeEn.forEach(s -> servicios.add(String.valueOf(s)));
+          escribenEn.put(permiso.getString("actor"), servicios);
         }
-        return puedenEscribir;
+        return escribenEn;
       });
   }
 }

@@ -2,6 +2,7 @@ package ccp.seguridad;
 
 import ccp.platform.role.RoleContext;
 import ccp.platform.kafka.ConsumerVerticle;
+import ccp.platform.kafka.ReliableConsumer;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.Topics;
@@ -33,6 +34,12 @@ final class ConsumidorSesiones extends ConsumerVerticle {
   protected void prepare() {
     registro = new ControladorRegistro(role.sql());
     alertas = new PublicadorAlertas(publisher());
+  }
+
+  /** Never a dead letter for a session whose device could not be checked: it would be a check of ASR-1 not made. */
+  @Override
+  protected ReliableConsumer.RetryPolicy retryPolicy() {
+    return ReliableConsumer.RetryPolicy.UNTIL_DONE;
   }
 
   @Override

@@ -23,8 +23,8 @@ import java.util.function.Supplier;
 
 /**
  * OrquestadorReaccion, the Reacción ante acceso indebido (B7–B14): opens the reaction (unique id_escritura), then
- * revokes in the Lista de revocación, blocks in the Gestor, compensates in Pedidos and notifies through
- * PublicadorAlertas — in that order, each step recorded before the next. Every step's effect is idempotent and every
+ * revokes in the Lista de revocación, blocks in the Gestor, compensates in Pedidos or Inventario (the service written)
+ * and notifies through PublicadorAlertas — in that order, each step recorded before the next. Every step's effect is idempotent and every
  * record is a conditional update, so a reaction resumed after a crash (by this process or the standby) repeats no
  * effect. It fails closed: only the callee's definitive answer ends a step; any other answer or none is retried with
  * back-off, for as long as it takes, the actor revoked meanwhile. The reactions in progress are this verticle's own state.
@@ -101,8 +101,8 @@ final class OrquestadorReaccion extends VerticleBase {
     return switch (r.paso()) {
       case ABIERTA -> paso(r, Paso.REVOCADA, () -> registro.revocar(r));
       case REVOCADA -> paso(r, Paso.BLOQUEADA, () -> bloquear(r));
-      case BLOQUEADA -> paso(r, Paso.COMPENSADA, () -> anular(r));
-      case COMPENSADA -> reintentando(r, () -> alertas.accesoIndebido(r))
+      case BLOQUEADA -> paso(r, Paso.COMPENSADA, () -> compensar(r));
+      case COMPENSADA -> reintentando(r, () -> registro.compensacion(r).compose(compensacion -> alertas.accesoIndebido(r, compensacion)))
         .compose(sigue -> sigue ? registro.terminar(r, config.revocacionHoras()) : Future.succeededFuture(false)).mapEmpty();
       case NOTIFICADA, LEVANTADA -> Future.succeededFuture();
     };
@@ -155,12 +155,38 @@ final class OrquestadorReaccion extends VerticleBase {
         && "unknown_actor".equals(f.error()) ? Future.succeededFuture() : Future.failedFuture(err));
   }
 
+  /** B11 in the service written; what it did is recorded with the reaction, for the alert. */
+  private Future<Void> compensar(Reaccion r) {
+    Future<JsonObject> hecho = "inventario".equals(r.servicio()) ? revertir(r) : anular(r);
+    return hecho.compose(compensacion -> registro.compensada(r, compensacion));
+  }
+
   /**
-   * B11. Only 200 (annulled now or before) ends the step: the write was committed with its order, so a 404 means the
-   * call reached the wrong place, not that there is nothing to annul.
+   * B11 in Pedidos. Only 200 (annulled now or before) ends the step: the write was committed with its order, so a 404
+   * means the call reached the wrong place, not that there is nothing to annul.
    */
-  private Future<Void> anular(Reaccion r) {
+  private Future<JsonObject> anular(Reaccion r) {
     return servicios.post("pedidos", config.pedidosUrl(), "/interno/pedidos/" + ServiceClient.segment(r.pedido()) + "/anulacion",
-      new JsonObject().put("motivo", "escritura indebida (reacción " + r.idEscritura() + ")")).mapEmpty();
+      new JsonObject().put("motivo", motivo(r))).map(pedido -> new JsonObject().put("pedido", pedido.getString("pedido"))
+        .put("estado", pedido.getString("estado")));
+  }
+
+  /**
+   * B11 in Inventario: the stock adjustment is reverted, once, as far as the stock allows; only 200 (reverted now or
+   * before) ends the step, as for an order. The answer says how many units could not be taken back (already reserved).
+   */
+  private Future<JsonObject> revertir(Reaccion r) {
+    return servicios.post("inventario", config.inventarioUrl(),
+      "/interno/inventario/ajustes/" + ServiceClient.segment(r.pedido()) + "/reversion", new JsonObject().put("motivo", motivo(r)))
+      .map(ajuste -> {
+        JsonObject reversion = ajuste.getJsonObject("reversion");
+        return new JsonObject().put("ajuste", ajuste.getString("ajuste")).put("producto", ajuste.getString("producto"))
+          .put("cantidad", ajuste.getInteger("cantidad")).put("revertidas", -reversion.getInteger("cantidad"))
+          .put("no_revertidas", reversion.getInteger("no_revertidas")).put("disponible", reversion.getInteger("disponible"));
+      });
+  }
+
+  private static String motivo(Reaccion r) {
+    return "escritura indebida (reacción " + r.idEscritura() + ")";
   }
 }

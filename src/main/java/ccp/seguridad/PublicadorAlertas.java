@@ -41,17 +41,25 @@ final class PublicadorAlertas {
     return publicar(idAlerta, "/seguridad/verificador", vendedor, data);
   }
 
-  /** B14: the reaction to an improper write is finished; t_det lets the Notificador measure ASR-2. */
-  Future<Void> accesoIndebido(RegistroReacciones.Reaccion reaccion) {
+  /**
+   * B14: the reaction to an improper write is finished; t_det lets the Notificador measure ASR-2. {@code compensacion}
+   * is what B11 did (null for a reaction compensated before it was recorded); a stock adjustment whose added units
+   * were partly reserved meanwhile is reverted only in part, and the alert says how many units stayed.
+   */
+  Future<Void> accesoIndebido(RegistroReacciones.Reaccion reaccion, JsonObject compensacion) {
     String idAlerta = idAlerta(ACCESO_INDEBIDO, reaccion.idEscritura().toString());
+    int noRevertidas = compensacion == null ? 0 : compensacion.getInteger("no_revertidas", 0);
     JsonObject data = new JsonObject()
       .put("id_alerta", idAlerta)
       .put("tipo", ACCESO_INDEBIDO)
       .put("actor", reaccion.actor())
       .put("servicio", reaccion.servicio())
-      .put("pedido", reaccion.pedido())
+      .put(reaccion.campo(), reaccion.pedido())
       .put("id_escritura", reaccion.idEscritura().toString())
-      .put("reaccion", "revocado, bloqueado, escritura compensada")
+      .put("compensacion", compensacion)
+      .put("reaccion", noRevertidas == 0 ? "revocado, bloqueado, escritura compensada"
+        : "revocado, bloqueado, escritura compensada en parte: " + noRevertidas + " de " + compensacion.getInteger("cantidad")
+          + " unidades de " + compensacion.getString("producto") + " ya estaban reservadas y no se pudieron retirar")
       .put("t_det", reaccion.tDet().toString());
     return publicar(idAlerta, "/seguridad/reaccion", reaccion.actor(), data);
   }
@@ -79,7 +87,7 @@ final class PublicadorAlertas {
     JsonObject data = new JsonObject()
       .put("actor", reaccion.actor())
       .put("servicio", reaccion.servicio())
-      .put("pedido", reaccion.pedido())
+      .put(reaccion.campo(), reaccion.pedido())
       .put("id_escritura", reaccion.idEscritura().toString())
       .put("paso_hecho", reaccion.paso().name())
       .put("ultimo_error", error)

@@ -39,7 +39,21 @@ final class RegistroReacciones {
     }
   }
 
+  /**
+   * @param pedido what the improper write made ({@code registro_reacciones.pedido}): the order, or for {@code inventario}
+   *               the stock adjustment
+   */
   record Reaccion(UUID idEscritura, String actor, String servicio, String pedido, Instant tDet, Paso paso) {
+    /** What the write made is a {@code pedido} or, in Inventario, an {@code ajuste}: the name alerts give it. */
+    String campo() {
+      return "inventario".equals(servicio) ? "ajuste" : "pedido";
+    }
+
+    /** What the write made, named for a person: "pedido …" or "ajuste …". */
+    String escrito() {
+      return campo() + " " + pedido;
+    }
+
     JsonObject toJson() {
       return new JsonObject().put("id_escritura", idEscritura.toString()).put("actor", actor).put("servicio", servicio)
         .put("pedido", pedido).put("t_det", tDet.toString()).put("paso", paso.name());
@@ -83,6 +97,9 @@ final class RegistroReacciones {
     UPDATE seguridad.registro_reacciones SET intentos = intentos + 1, ultimo_error = $3, actualizada_en = now()
     WHERE id_escritura = $1 AND paso = $2
     RETURNING intentos, detenida_avisada_en IS NOT NULL AS avisada""";
+  private static final String COMPENSADA = """
+    UPDATE seguridad.registro_reacciones SET compensacion = $2 WHERE id_escritura = $1 AND paso = 'BLOQUEADA'""";
+  private static final String COMPENSACION = "SELECT compensacion FROM seguridad.registro_reacciones WHERE id_escritura = $1";
   private static final String AVISADA = """
     UPDATE seguridad.registro_reacciones SET detenida_avisada_en = now()
     WHERE id_escritura = $1 AND detenida_avisada_en IS NULL""";
@@ -173,6 +190,17 @@ final class RegistroReacciones {
     });
   }
 
+  /** B11 done: what the compensation did, recorded before the reaction moves on, for the alert (B14). */
+  Future<Void> compensada(Reaccion r, JsonObject compensacion) {
+    return sql.preparedQuery(COMPENSADA).execute(Tuple.of(r.idEscritura(), compensacion)).mapEmpty();
+  }
+
+  /** What the compensation did; null for a reaction compensated before it was recorded. */
+  Future<JsonObject> compensacion(Reaccion r) {
+    return sql.preparedQuery(COMPENSACION).execute(Tuple.of(r.idEscritura()))
+      .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getJsonObject("compensacion"));
+  }
+
   /** The area and the Bandeja were told the reaction is stuck. */
   Future<Void> avisada(Reaccion r) {
     return sql.preparedQuery(AVISADA).execute(Tuple.of(r.idEscritura())).mapEmpty();
@@ -204,7 +232,7 @@ final class RegistroReacciones {
   /** B8–B9: one upsert into the Lista de revocación, in force until the reaction finishes. */
   Future<Void> revocar(Reaccion r) {
     return sql.preparedQuery(REVOCAR)
-      .execute(Tuple.of(r.actor(), "escritura indebida en " + r.servicio() + " (pedido " + r.pedido() + ")", r.idEscritura()))
+      .execute(Tuple.of(r.actor(), "escritura indebida en " + r.servicio() + " (" + r.escrito() + ")", r.idEscritura()))
       .mapEmpty();
   }
 

@@ -3,13 +3,14 @@ package ccp.seguridad;
 import ccp.platform.config.ConfigException;
 import ccp.platform.role.RoleContext;
 import ccp.seguridad.ssf.FirmaSet;
-import ccp.seguridad.ssf.RepartidorSet;
 import io.vertx.core.Future;
 
 /**
  * The {@code seguridad} role (ASR-1, ASR-2): Verificador de dispositivo, Detector de escrituras indebidas, Reacción
- * ante acceso indebido and Notificador a seguridad — with its Shared Signals transmitter (RepartidorSet pushes) and
- * receiver. Its consumers read single-partition topics, so a second process in the same groups is the standby of the view.
+ * ante acceso indebido and Notificador a seguridad — with its Shared Signals transmitter (RepartidorSet pushes) — "1
+ * active + 1 standby" as a whole: they run only in the process that holds the group's leadership
+ * ({@link LiderazgoSeguridad}). The security area's API, with the Shared Signals management and receiver, is served by
+ * both.
  */
 public final class Seguridad {
 
@@ -23,13 +24,9 @@ public final class Seguridad {
     } catch (ConfigException e) {
       return Future.failedFuture(e);
     }
-    // The Reacción listens before the Detector can ask it.
-    return role.deploy(() -> new OrquestadorReaccion(role, config), 1).compose(reaccion -> Future.all(
-      role.deploy(() -> new ConsumidorSesiones(role), 1),
-      role.deploy(() -> new ConsumidorEscrituras(role, config), 1),
-      role.deploy(() -> new ConsumidorAlertas(role, config, firma), 1),
-      role.deploy(() -> new RepartidorSet(role.sql(), config.ssf(), role.registry()), 1),
+    return Future.all(
+      role.deploy(() -> new LiderazgoSeguridad(role, config, firma), 1),
       role.deploy(() -> new ApiSeguridad(role, config, firma), 1)
-    )).mapEmpty();
+    ).mapEmpty();
   }
 }

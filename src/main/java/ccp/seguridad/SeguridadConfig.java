@@ -11,23 +11,26 @@ import java.time.Duration;
  * @param port            the security area's API ({@code seguridad.port})
  * @param gestorUrl       the Gestor, asked for permissions (B5) and told to block (B10)
  * @param pedidosUrl      Pedidos, told to annul the improper order (B11)
+ * @param inventarioUrl   Inventario, told to revert the improper stock adjustment (B11)
  * @param detectorLoteMax the writers the Detector asks the Gestor about in one request ({@code detector.lote-max})
  * @param revocacionHoras how long the Reacción's revocation lasts once its reaction finished; it does not
  *                        expire before ({@code reaccion.revocacion-horas})
  * @param reanudarTrasMs  a reaction not moved for this long has lost its runner and is resumed
  *                        ({@code reaccion.reanudar-tras-ms})
  * @param ssf             the Shared Signals transmitter and receiver
+ * @param liderazgoMs     how often the standby tries to take the group's leadership ({@code seguridad.liderazgo-ms})
  * @param asr1Budget      ASR-1's budget, t0 → notified
  * @param asr2Budget      ASR-2's budget, t_det → notified; past it a reaction (or the Detector) a peer holds is told
  *                        to the area and the Bandeja
  */
-public record SeguridadConfig(int port, String gestorUrl, String pedidosUrl, int detectorLoteMax, int revocacionHoras,
-                              long reanudarTrasMs, SsfConfig ssf, Duration asr1Budget, Duration asr2Budget) {
+public record SeguridadConfig(int port, String gestorUrl, String pedidosUrl, String inventarioUrl, int detectorLoteMax,
+                              int revocacionHoras, long reanudarTrasMs, long liderazgoMs, SsfConfig ssf, Duration asr1Budget,
+                              Duration asr2Budget) {
 
   public static SeguridadConfig from(Settings settings) {
     return new SeguridadConfig(settings.integer("seguridad.port"), settings.text("gestor.url"), settings.text("pedidos.url"),
-      settings.integer("detector.lote-max"), settings.integer("reaccion.revocacion-horas"),
-      settings.integer("reaccion.reanudar-tras-ms"), SsfConfig.from(settings), settings.millis("asr1.budget-ms"),
-      settings.millis("asr2.budget-ms"));
+      settings.text("inventario.url"), settings.integer("detector.lote-max"), settings.integer("reaccion.revocacion-horas"),
+      settings.integer("reaccion.reanudar-tras-ms"), settings.integer("seguridad.liderazgo-ms"), SsfConfig.from(settings),
+      settings.millis("asr1.budget-ms"), settings.millis("asr2.budget-ms"));
   }
 }

@@ -6,5 +6,6 @@ ON CONFLICT (id) DO NOTHING;
 INSERT INTO actores (id, nombre, perfil) VALUES
   ('consulta-1', 'Consulta demo 1', 'CONSULTA'),
   ('seguridad-1', 'Área de seguridad demo', 'SEGURIDAD'),
-  ('operador-1', 'Responsable de pedidos escalados demo', 'OPERADOR')
+  ('operador-1', 'Responsable de pedidos escalados demo', 'OPERADOR'),
+  ('bodega-1', 'Bodega demo', 'BODEGA')
 ON CONFLICT (id) DO NOTHING;

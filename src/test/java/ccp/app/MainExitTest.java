@@ -30,7 +30,7 @@ class MainExitTest {
       + " CCP_PG_PASSWORD_GESTOR=x | PostgreSQL role 'pedidos' has no password: set CCP_PG_PASSWORD_PEDIDOS",
     "token                      |                          | token needs exactly one actor id",
     "token a b                  |                          | token: Unmatched argument at index 2: 'b'",
-    "token a --perfil=SISTEMA   |                          | perfil 'SISTEMA' is not an App profile (valid: [CONSULTA, OPERADOR, SEGURIDAD, VENDEDOR])",
+    "token a --perfil=SISTEMA   |                          | perfil 'SISTEMA' is not an App profile (valid: [BODEGA, CONSULTA, OPERADOR, SEGURIDAD, VENDEDOR])",
     "token a --perfil=sistema   |                          | perfil 'sistema' is not an App profile",
     "token a                    | CCP_PG_HOST=db           | token mints with the development issuer of a laptop run: with CCP_PG_HOST set",
   })

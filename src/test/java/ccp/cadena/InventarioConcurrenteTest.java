@@ -55,7 +55,9 @@ class InventarioConcurrenteTest {
     String lote = UUID.randomUUID().toString().substring(0, 8);
     long elapsed;
     try (RunningApp uno = RunningApp.start(cluster, EnumSet.of(Role.INVENTARIO));
-         RunningApp dos = RunningApp.start(SharedInfra.process(cluster, Map.of()), EnumSet.of(Role.INVENTARIO))) {
+         // Its own port for the HiloPeticion, as a second pod's would be its own address.
+         RunningApp dos = RunningApp.start(SharedInfra.process(cluster, Map.of("inventario.port", SharedInfra.freePort())),
+           EnumSet.of(Role.INVENTARIO))) {
       Db.update(cluster, "INSERT INTO inventario.stock (producto, disponible) VALUES (?, ?)", producto, STOCK);
       long started = System.nanoTime();
       Map<String, Object> config = new HashMap<>(Topic.as(cluster, Role.CADENA));

@@ -49,12 +49,18 @@ class ManifestosTest {
   private static final Map<Role, Integer> VIEW_REPLICAS = new EnumMap<>(Map.of(
     Role.GATEWAY, 2, Role.GESTOR, 2, Role.SEGURIDAD, 2, Role.PEDIDOS, 2, Role.CADENA, 2,
     Role.FACTURACION, 2, Role.INVENTARIO, 2, Role.DESPACHO, 2, Role.VIGILANCIA, 2));
-  private static final Set<Role> UP_TO_CHAIN_PARTITIONS = Set.of(
+  /** DG-CON-001's "P réplicas ≤ particiones": the roles whose replicas share the partitions of their channel. */
+  private static final Set<Role> UP_TO_PARTITIONS = Set.of(
     Role.PEDIDOS, Role.CADENA, Role.FACTURACION, Role.INVENTARIO, Role.DESPACHO);
+  /**
+   * Topics a P role reads with one partition on purpose: the dead letters are few and need no sharing, so one
+   * Bandeja reads them and the other replica's consumer waits.
+   */
+  private static final Set<String> NOT_SHARED = Set.of(Topics.COLA_FALLIDOS);
   /** The view's arrows between roles (DESIGN.md §10): the gateway to the roles behind it, the Detector and the Reacción. */
   private static final Map<Role, Set<Role>> VIEW_CALLS = new EnumMap<>(Map.of(
-    Role.GATEWAY, EnumSet.of(Role.GESTOR, Role.SEGURIDAD, Role.PEDIDOS, Role.CADENA),
-    Role.SEGURIDAD, EnumSet.of(Role.GESTOR, Role.PEDIDOS)));
+    Role.GATEWAY, EnumSet.of(Role.GESTOR, Role.SEGURIDAD, Role.PEDIDOS, Role.CADENA, Role.INVENTARIO),
+    Role.SEGURIDAD, EnumSet.of(Role.GESTOR, Role.PEDIDOS, Role.INVENTARIO)));
   /** The roles that sign their calls with their own key; the gateway forwards the App's token instead. */
   private static final Set<Role> PEER_CALLERS = EnumSet.of(Role.SEGURIDAD);
 
@@ -85,16 +91,28 @@ class ManifestosTest {
     assertThat(k8s.ofKind("Deployment")).hasSize(Role.values().length);
   }
 
+  /**
+   * Pedidos' channel is the topic it writes, {@code escritura.realizada} (it reads none); every other P role's are
+   * the topics its consumer groups read ({@link KafkaAccess#TABLE}). Seguridad's standby comes from its leadership, not
+   * from partitions: its active process reads every partition, so its topics may have any number.
+   */
   @Test
-  @DisplayName("chain roles have at most as many replicas as the chain topics have partitions; security roles share one partition")
+  @DisplayName("a P role has at most as many replicas as each topic of its channel has partitions (Pedidos: the one it writes)")
   void replicasFitThePartitions() throws IOException {
     Settings settings = Manifests.settings(clusterEnv);
-    for (Role role : UP_TO_CHAIN_PARTITIONS) {
-      assertThat((Integer) at(deploymentOf(role).body(), "spec", "replicas")).as(role.id())
-        .isLessThanOrEqualTo(settings.integer("kafka.partitions.chain"));
+    Map<String, Integer> partitions = Topics.partitions(TopicsConfig.from(settings));
+    for (Role role : UP_TO_PARTITIONS) {
+      KafkaGrant grant = KafkaAccess.TABLE.get(role);
+      Set<String> channel = new TreeSet<>(role == Role.PEDIDOS ? grant.writes() : grant.consumes().values());
+      channel.removeAll(NOT_SHARED);
+      assertThat(channel).as(role.id()).isNotEmpty();
+      int replicas = (Integer) at(deploymentOf(role).body(), "spec", "replicas");
+      for (String topic : channel) {
+        assertThat(replicas).as(role.id() + " on " + topic).isLessThanOrEqualTo(partitions.get(topic));
+      }
     }
-    // Two seguridad processes on one partition per topic: Kafka gives it to one, the other waits as the standby.
-    assertThat(settings.integer("kafka.partitions.security")).isEqualTo(1);
+    assertThat(partitions.get(Topics.ESCRITURA_REALIZADA)).as("the chain's start shares the chain's P")
+      .isEqualTo(settings.integer("kafka.partitions.chain"));
   }
 
   @Test
@@ -322,7 +340,7 @@ class ManifestosTest {
     assertThat(perfil.getJsonObject("permissions").getJsonArray("edit").getList()).as("a user cannot raise their own profile")
       .containsExactly("admin");
     assertThat(perfil.getJsonObject("validations").getJsonObject("options").getJsonArray("options").getList())
-      .as("App profiles only").containsExactlyInAnyOrder("VENDEDOR", "CONSULTA", "SEGURIDAD", "OPERADOR");
+      .as("App profiles only").containsExactlyInAnyOrder("VENDEDOR", "CONSULTA", "SEGURIDAD", "OPERADOR", "BODEGA");
   }
 
   @Test
@@ -470,11 +488,11 @@ class ManifestosTest {
       management.answer503();
       scrape = management.body("/metrics");
     }
-    Matcher metric = Pattern.compile("\\b((?:asr\\d|vertx|ssf)_[a-z0-9_]+)\\b").matcher(String.join("\n", expressions));
+    Matcher metric = Pattern.compile("\\b((?:asr\\d|vertx|ssf|http_admission)_[a-z0-9_]+)\\b").matcher(String.join("\n", expressions));
     Set<String> used = new TreeSet<>();
     while (metric.find()) used.add(metric.group(1));
     assertThat(used).contains("vertx_http_server_requests_total", "ssf_delivery_seconds_bucket", "ssf_delivery_retries_total",
-      "ssf_delivery_refused_total", "ssf_reception_seconds_bucket");
+      "ssf_delivery_refused_total", "ssf_reception_seconds_bucket", "http_admission_refused_total");
     for (String name : used) {
       assertThat(scrape).as("/metrics exports " + name).containsPattern("\n" + name + "[{ ]");
     }

@@ -3,6 +3,8 @@ package ccp.k8s;
 import ccp.platform.config.Settings;
 import ccp.platform.http.Health;
 import ccp.platform.http.ManagementServer;
+import ccp.platform.http.Admission;
+import ccp.platform.http.HttpConfig;
 import ccp.platform.metrics.AsrTimers;
 import ccp.seguridad.ssf.MedidasSsf;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -69,6 +71,7 @@ final class RunningManagement implements AutoCloseable {
     ssf.reintento("0123456789abcdef0123456789abcdef");
     ssf.rechazo("0123456789abcdef0123456789abcdef");
     MedidasSsf.recepcion(registry).record(Duration.ofMillis(10));
+    Admission.handler(HttpConfig.from(settings), registry);
   }
 
   /** One HTTP answer 503 from a server of this Vert.x, so the server request series exist. */

@@ -255,19 +255,21 @@ class FlujoEscrituraTest {
   }
 
   @Test
-  @DisplayName("B5: the Gestor answers the permissions of several writers at once, leaving out those it does not know")
+  @DisplayName("B5: the Gestor answers where each of several writers may write (vendedor orders, bodega stock), leaving out those it does not know")
   void permissionsOfSeveralWriters() {
     String vendedor = Db.newActor(app.settings(), "VENDEDOR");
     String consulta = Db.newActor(app.settings(), "CONSULTA");
+    String bodega = Db.newActor(app.settings(), "BODEGA");
     String sistema = TestTokens.peer(app.app().vertx(), "seguridad", "gestor");
-    Http.Response answer = Http.post(gestorUrl() + "/interno/actores/permisos", sistema,
-      new JsonObject().put("actores", new JsonArray().add(vendedor).add(consulta).add("nadie-" + UUID.randomUUID())).encode());
+    Http.Response answer = Http.post(gestorUrl() + "/interno/actores/permisos", sistema, new JsonObject()
+      .put("actores", new JsonArray().add(vendedor).add(consulta).add(bodega).add("nadie-" + UUID.randomUUID())).encode());
     assertThat(answer.status()).isEqualTo(200);
-    Map<String, Boolean> puedenEscribir = new HashMap<>();
+    Map<String, List<Object>> escribenEn = new HashMap<>();
     for (Object p : answer.json().getJsonArray("permisos")) {
-      puedenEscribir.put(((JsonObject) p).getString("actor"), ((JsonObject) p).getBoolean("puede_escribir"));
+      escribenEn.put(((JsonObject) p).getString("actor"), ((JsonObject) p).getJsonArray("escribe_en").getList());
     }
-    assertThat(puedenEscribir).containsExactlyInAnyOrderEntriesOf(Map.of(vendedor, true, consulta, false));
+    assertThat(escribenEn).containsExactlyInAnyOrderEntriesOf(Map.of(vendedor, List.of("pedidos"), consulta, List.of(),
+      bodega, List.of("inventario")));
 
     for (String bad : new String[] {"{}", "{\"actores\":[]}", "{\"actores\":[\"a b\"]}", "{\"actores\":\"x\"}", "[1]"}) {
       Http.Response refused = Http.post(gestorUrl() + "/interno/actores/permisos", sistema, bad);

@@ -23,6 +23,8 @@ final class PeerAveriado implements AutoCloseable {
 
   private final AtomicReference<Modo> modo;
   private final AtomicInteger averiadas = new AtomicInteger();
+  private final AtomicInteger enVuelo = new AtomicInteger();
+  private final AtomicInteger maxEnVuelo = new AtomicInteger();
   private final String averiada;
   private final URI destino;
   private final HttpClient client;
@@ -54,11 +56,21 @@ final class PeerAveriado implements AutoCloseable {
     return averiadas.get();
   }
 
+  /** The most requests left unanswered at once (MUDO): each held until its caller gives up and closes it. */
+  int maxEnVuelo() {
+    return maxEnVuelo.get();
+  }
+
   private void atender(HttpServerRequest req) {
     Modo ahora = modo.get();
     if (req.path().endsWith(averiada) && ahora != Modo.SANO) {
       averiadas.incrementAndGet();
-      if (ahora == Modo.QUINIENTOS) req.response().setStatusCode(500).end("{\"error\":\"internal\",\"message\":\"averiado\"}");
+      if (ahora == Modo.QUINIENTOS) {
+        req.response().setStatusCode(500).end("{\"error\":\"internal\",\"message\":\"averiado\"}");
+      } else {
+        maxEnVuelo.accumulateAndGet(enVuelo.incrementAndGet(), Math::max);
+        req.response().closeHandler(closed -> enVuelo.decrementAndGet());
+      }
       return;
     }
     req.body().compose(body -> client.request(req.method(), destino.getPort(), destino.getHost(), req.uri())

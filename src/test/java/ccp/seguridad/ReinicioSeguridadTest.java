@@ -30,7 +30,7 @@ import static org.awaitility.Awaitility.await;
 class ReinicioSeguridadTest {
 
   private static final int SESSIONS = 120;
-  /** The seguridad role's groups; each reads a single-partition topic, so one member of the group owns partition 0. */
+  /** The seguridad role's groups; only the process that leads is in them, and it owns every partition. */
   private static final List<String> GRUPOS = List.of(ConsumidorSesiones.COLA, ConsumidorEscrituras.COLA, ConsumidorAlertas.COLA);
 
   @Test
@@ -73,9 +73,10 @@ class ReinicioSeguridadTest {
   }
 
   /**
-   * The process to stop is the one Kafka gave the Verificador's partition, read from each process's readiness. Its
-   * graceful stop leaves the groups at once, so the standby must own them within the session timeout (what a crash
-   * would take just to be noticed), and then verify a new session within ASR-1's budget.
+   * The process to stop is the one that holds seguridad's leadership, hence every partition of its groups, read from
+   * each process's readiness. Its graceful stop leaves the groups and the lock at once, so the standby must own them
+   * within the session timeout (what a crash would take just to be noticed), and then verify a new session within
+   * ASR-1's budget.
    */
   @Test
   @DisplayName("a second seguridad process is a ready standby and takes over when the active one stops")
@@ -95,9 +96,8 @@ class ReinicioSeguridadTest {
       assertThat(Http.post(gestor.gestorUrl() + "/v1/sesiones", token, "{\"huella\":\"intruso-standby-1\"}").status()).isEqualTo(201);
       await("the first alert").atMost(Duration.ofSeconds(15)).until(() -> sesionesAlertadas(standby, area, vendedor), l -> l.size() == 1);
 
+      Map<String, List<Integer>> todas = particiones(activo);
       activo.close();
-      Map<String, List<Integer>> todas = new HashMap<>();
-      GRUPOS.forEach(grupo -> todas.put(grupo, List.of(0)));
       await("the standby owning every seguridad group's partition").atMost(standby.settings().millis("kafka.session-timeout-ms"))
         .untilAsserted(() -> assertThat(particiones(standby)).containsAllEntriesOf(todas));
 
@@ -113,14 +113,23 @@ class ReinicioSeguridadTest {
     }
   }
 
-  /** The process whose Verificador owns the partition while the other is ready and owns none; null until that holds. */
+  /**
+   * The process whose groups own their partitions while the other is ready and in no group of the role; null until
+   * that holds.
+   */
   private static RunningApp activo(RunningApp a, RunningApp b) {
-    List<Integer> deA = particiones(a).get(ConsumidorSesiones.COLA);
-    List<Integer> deB = particiones(b).get(ConsumidorSesiones.COLA);
-    if (deA == null || deB == null) return null;
-    if (deA.equals(List.of(0)) && deB.isEmpty()) return a;
-    if (deB.equals(List.of(0)) && deA.isEmpty()) return b;
+    if (dueno(a) && listo(b) && particiones(b).isEmpty()) return a;
+    if (dueno(b) && listo(a) && particiones(a).isEmpty()) return b;
     return null;
+  }
+
+  private static boolean dueno(RunningApp app) {
+    Map<String, List<Integer>> owned = particiones(app);
+    return GRUPOS.stream().allMatch(g -> owned.get(g) != null && owned.get(g).contains(0));
+  }
+
+  private static boolean listo(RunningApp app) {
+    return Http.get(app.managementUrl() + "/health/ready", null).status() == 200;
   }
 
   /** Per consumer group, the partitions the process says it owns ({@code /health/ready}); empty while it is not ready. */

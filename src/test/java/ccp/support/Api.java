@@ -19,7 +19,7 @@ public final class Api {
 
   public String token(String actor) {
     String perfil = actor.substring(0, actor.indexOf('-')).toUpperCase(java.util.Locale.ROOT);
-    return tokens.valid(actor, java.util.Set.of("CONSULTA", "SEGURIDAD", "OPERADOR").contains(perfil) ? perfil : "VENDEDOR");
+    return tokens.valid(actor, java.util.Set.of("CONSULTA", "SEGURIDAD", "OPERADOR", "BODEGA").contains(perfil) ? perfil : "VENDEDOR");
   }
 
   public Http.Response crearPedido(String actor, String body) {

@@ -49,6 +49,10 @@ public final class RunningApp implements AutoCloseable {
     return "http://127.0.0.1:" + settings().integer("pedidos.port");
   }
 
+  public String inventarioUrl() {
+    return "http://127.0.0.1:" + settings().integer("inventario.port");
+  }
+
   public String seguridadUrl() {
     return "http://127.0.0.1:" + settings().integer("seguridad.port");
   }

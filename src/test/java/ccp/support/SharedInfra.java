@@ -50,7 +50,7 @@ public final class SharedInfra {
     Map<String, Object> values = new HashMap<>();
     values.put("management.port", freePort());
     values.put("gateway.port", freePort());
-    for (String role : new String[] {"gestor", "seguridad", "pedidos", "cadena"}) {
+    for (String role : new String[] {"gestor", "seguridad", "pedidos", "cadena", "inventario"}) {
       int port = freePort();
       values.put(role + ".port", port);
       values.put(role + ".url", "http://127.0.0.1:" + port);

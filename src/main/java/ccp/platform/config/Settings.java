@@ -41,6 +41,7 @@ public final class Settings {
     integer("kafka.consumer.max-in-flight", 1, 100_000);
     integer("kafka.consumer.fetch-min-bytes", 1, 1_048_576);
     integer("kafka.consumer.fetch-max-wait-ms", 1, 500);
+    integer("kafka.consumer.retry-ms", 1_000, 3_600_000);
     text("pg.host", v -> true, "a host name, or empty for the embedded PostgreSQL");
     integer("pg.port", 1, 65535);
     text("pg.database", v -> v.matches("[A-Za-z_][A-Za-z0-9_]*"), "an SQL identifier");
@@ -59,6 +60,9 @@ public final class Settings {
     integer("http.body-limit-bytes", 1024, 16 * 1024 * 1024);
     integer("http.idle-timeout-ms", 100, 3_600_000);
     integer("http.request-timeout-ms", 100, 600_000);
+    integer("http.admission-initial-limit", 1, 100_000);
+    integer("http.admission-min-limit", 1, 100_000);
+    integer("http.admission-max-limit", 1, 100_000);
     integer("health.event-loop-deadline-ms", 100, 600_000);
     integer("management.port", 0, 65535);
     integer("gateway.port", 0, 65535);
@@ -66,10 +70,12 @@ public final class Settings {
     integer("seguridad.port", 0, 65535);
     integer("pedidos.port", 0, 65535);
     integer("cadena.port", 0, 65535);
+    integer("inventario.port", 0, 65535);
     text("gestor.url", Settings::isHttpUrl, "an http(s) URL of the gestor role");
     text("seguridad.url", Settings::isHttpUrl, "an http(s) URL of the seguridad role");
     text("pedidos.url", Settings::isHttpUrl, "an http(s) URL of the pedidos role");
     text("cadena.url", Settings::isHttpUrl, "an http(s) URL of the cadena role");
+    text("inventario.url", Settings::isHttpUrl, "an http(s) URL of the inventario role");
     integer("http.client-timeout-ms", 100, 120_000);
     integer("http.client-pool-size", 1, 4_096);
     text("jwt.jwks-url", v -> v.isEmpty() || isHttpUrl(v), "empty (the development issuer) or the http(s) URL of the issuer's JWK Set");
@@ -109,6 +115,7 @@ public final class Settings {
     integer("reanudador.espera-ms", 50, 600_000);
     integer("reaccion.revocacion-horas", 1, 24 * 365);
     integer("reaccion.reanudar-tras-ms", 100, 600_000);
+    integer("seguridad.liderazgo-ms", 50, 60_000);
     integer("asr1.budget-ms", 1, 60_000);
     integer("asr2.budget-ms", 1, 60_000);
     integer("asr3.budget-ms", 1, 600_000);
@@ -144,6 +151,10 @@ public final class Settings {
       Object value = merged.getValue(key);
       if (value == null) throw new ConfigException("configuration key '" + key + "' is missing (expected " + e.getValue().expected + ")");
       check(key, value, e.getValue(), key);
+    }
+    if (merged.getInteger("http.admission-min-limit") > merged.getInteger("http.admission-initial-limit")
+        || merged.getInteger("http.admission-initial-limit") > merged.getInteger("http.admission-max-limit")) {
+      throw new ConfigException("http.admission-min-limit <= http.admission-initial-limit <= http.admission-max-limit must hold");
     }
     if (merged.getInteger("ssf.retry-max-ms") < merged.getInteger("ssf.retry-initial-ms")) {
       throw new ConfigException("ssf.retry-max-ms must be >= ssf.retry-initial-ms");

@@ -5,6 +5,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.healthchecks.CheckResult;
 import io.vertx.ext.healthchecks.HealthChecks;
 import io.vertx.ext.healthchecks.Status;
 import io.vertx.sqlclient.SqlClient;
@@ -101,6 +102,11 @@ public final class Health {
           .onFailure(err -> errors.put(c.getKey(), err.getMessage()))).toList())
         .onComplete(done -> promise.complete(errors.isEmpty() ? Status.OK() : Status.KO(new JsonObject().put("error", errors))));
     });
+  }
+
+  /** Whether every readiness check passes now: a consumer asks it to tell a dependency's outage from a bad record. */
+  public Future<Boolean> ready() {
+    return ready.checkStatus().map(CheckResult::isUp);
   }
 
   /** The readiness checks: for the management server, and for checks no verticle owns (the database). */

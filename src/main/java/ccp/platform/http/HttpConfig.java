@@ -8,14 +8,19 @@ import ccp.platform.config.Settings;
  * @param idleTimeoutMs    a connection with no byte read or written for this long is closed: one that never sends a
  *                         complete request, or a keep-alive connection (a phone behind NAT) nobody uses any more
  * @param requestTimeoutMs a request not answered within this long is answered 503 with {@code Retry-After}
+ * @param admissionInitial the concurrency each route class of a verticle admits at first ({@link Admission})
+ * @param admissionMin     the least it ever admits, however slow its requests get
+ * @param admissionMax     the most it ever admits
  */
 public record HttpConfig(String host, int instances, int maxConnections, int bodyLimitBytes, int clientTimeoutMs, int clientPoolSize,
-                         int idleTimeoutMs, int requestTimeoutMs) {
+                         int idleTimeoutMs, int requestTimeoutMs, int admissionInitial, int admissionMin, int admissionMax) {
 
   public static HttpConfig from(Settings settings) {
     return new HttpConfig(settings.text("http.host"), settings.integer("http.instances"), settings.integer("http.max-connections"),
       settings.integer("http.body-limit-bytes"), settings.integer("http.client-timeout-ms"), settings.integer("http.client-pool-size"),
-      settings.integer("http.idle-timeout-ms"), settings.integer("http.request-timeout-ms"));
+      settings.integer("http.idle-timeout-ms"), settings.integer("http.request-timeout-ms"),
+      settings.integer("http.admission-initial-limit"), settings.integer("http.admission-min-limit"),
+      settings.integer("http.admission-max-limit"));
   }
 
   /** Instances of a verticle that serves the App: {@code http.instances}, or one per event loop when it is 0. */

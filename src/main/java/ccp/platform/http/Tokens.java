@@ -38,7 +38,7 @@ public final class Tokens {
   private static final java.util.regex.Pattern SUBJECT = java.util.regex.Pattern.compile("[A-Za-z0-9_.@-]{1,128}");
 
   /** The profiles of the App's actors (gestor.actores.perfil). */
-  public static final Set<String> PERFILES = Set.of("VENDEDOR", "CONSULTA", "SEGURIDAD", "OPERADOR");
+  public static final Set<String> PERFILES = Set.of("VENDEDOR", "CONSULTA", "SEGURIDAD", "OPERADOR", "BODEGA");
 
   private final Vertx vertx;
   private final JwtConfig config;

@@ -8,7 +8,7 @@ import io.vertx.kafka.client.consumer.KafkaConsumerRecord;
 /**
  * A verticle that is one consumer thread of the view: a {@link ReliableConsumer} of one group and topic, ready once
  * the group has taken it in, with the process's producer for its dead letters and for what it
- * publishes itself.
+ * publishes itself. While the process is not ready (its database or broker down), a record that fails pauses it.
  */
 public abstract class ConsumerVerticle extends VerticleBase {
 
@@ -40,6 +40,15 @@ public abstract class ConsumerVerticle extends VerticleBase {
     return true;
   }
 
+  /**
+   * What becomes of a record that keeps failing while the process is ready: by default a dead letter after
+   * {@code kafka.consumer.retry-ms}, so that one record cannot hold its partition back for ever; a consumer that must
+   * fail closed says {@link ReliableConsumer.RetryPolicy#UNTIL_DONE}, with its reason.
+   */
+  protected ReliableConsumer.RetryPolicy retryPolicy() {
+    return ReliableConsumer.RetryPolicy.DEAD_LETTER_WHEN_EXHAUSTED;
+  }
+
   /** Releases what {@link #prepare} built, once the consumer committed and left its group. */
   protected void release() {
   }
@@ -52,7 +61,8 @@ public abstract class ConsumerVerticle extends VerticleBase {
   public final Future<?> start() {
     publisher = EventPublisher.create(vertx, kafka);
     prepare();
-    consumer = new ReliableConsumer(vertx, kafka, group, topic, publisher, this::handle, this::concierne);
+    consumer = new ReliableConsumer(vertx, kafka, group, topic, publisher, this::handle, this::concierne, retryPolicy(),
+      health::ready);
     health.readyWhen(group, context, consumer::readiness);
     return consumer.start();
   }

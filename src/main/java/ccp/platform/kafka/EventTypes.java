@@ -15,9 +15,13 @@ public final class EventTypes {
   /** On {@code cola.fallidos}: the Detector or a reaction that a peer keeps refusing past ASR-2's budget, for the Bandeja. */
   public static final String REACCION_DETENIDA = "ccp.reaccion.detenida";
 
-  /** The {@code operacion} of an {@code escritura.realizada}: the App's order, and the Reacción's annulment of one. */
+  /**
+   * The {@code operacion} of an {@code escritura.realizada}: the App's order, and the Reacción's annulment of one
+   * ({@code servicio=pedidos}); the App's stock adjustment ({@code servicio=inventario}).
+   */
   public static final String CREAR_PEDIDO = "CREAR_PEDIDO";
   public static final String ANULAR_PEDIDO = "ANULAR_PEDIDO";
+  public static final String AJUSTAR_INVENTARIO = "AJUSTAR_INVENTARIO";
 
   private EventTypes() {}
 

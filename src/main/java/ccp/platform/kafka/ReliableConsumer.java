@@ -2,6 +2,7 @@ package ccp.platform.kafka;
 
 import ccp.platform.async.Backoff;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.kafka.client.common.TopicPartition;
@@ -33,10 +34,25 @@ import java.util.function.Supplier;
  *   <li>A handler failure is retried with back-off; a {@link PoisonMessageException} (or an unparseable envelope)
  *       sends the original record to {@code cola.fallidos} with its reason, and the consumer goes on; the dead
  *       letter's id derives from the record and the group, so a redelivered poison record is the same dead letter.</li>
- *   <li>Past {@code kafka.consumer.max-in-flight} records in progress, the assigned partitions are paused.</li>
+ *   <li>A record that keeps failing is not retried for ever ({@link RetryPolicy#DEAD_LETTER_WHEN_EXHAUSTED}): after
+ *       {@code kafka.consumer.retry-ms} of failures it is a dead letter too, so its partition's commit moves on. Only
+ *       failures while the process is ready count: a failure while a dependency is down (readiness failing) pauses the
+ *       assigned partitions instead, until the process is ready again, and then the record's count starts afresh — an
+ *       outage is waited out, not turned into dead letters. A consumer that must fail closed retries until done
+ *       ({@link RetryPolicy#UNTIL_DONE}).</li>
+ *   <li>Past {@code kafka.consumer.max-in-flight} records in progress, or four times as many fetched records waiting
+ *       behind an unfinished one for their commit, the assigned partitions are paused: memory stays bounded.</li>
  * </ul>
  */
 public final class ReliableConsumer {
+
+  /** What becomes of a record whose handling keeps failing while the process is ready. */
+  public enum RetryPolicy {
+    /** After {@code kafka.consumer.retry-ms} of failures it goes to {@code cola.fallidos}, and the consumer moves on. */
+    DEAD_LETTER_WHEN_EXHAUSTED,
+    /** Retried until it succeeds: a consumer that fails closed, for which a record set aside is a check not made. */
+    UNTIL_DONE
+  }
 
   /** Handles one record; the returned future completes when its effect is durable. */
   @FunctionalInterface
@@ -46,6 +62,12 @@ public final class ReliableConsumer {
 
   private static final Logger LOG = LoggerFactory.getLogger(ReliableConsumer.class);
   private static final Backoff RETRY = new Backoff(100, 5_000);
+  /** How long one answer of the process's readiness stands: many records failing at once ask it once. */
+  private static final long READINESS_TTL_MS = 1_000;
+  /** How often a consumer paused by an outage asks whether the process is ready again. */
+  private static final long OUTAGE_PROBE_MS = 1_000;
+  /** Fetched records that may wait behind an unfinished one for their commit, per record allowed in flight. */
+  private static final int WAITING_PER_IN_FLIGHT = 4;
 
   private final Vertx vertx;
   private final KafkaConfig kafka;
@@ -55,6 +77,10 @@ public final class ReliableConsumer {
   private final Predicate<KafkaConsumerRecord<String, String>> concerns;
   private final EventPublisher deadLetters;
   private final int maxInFlight;
+  private final int maxWaiting;
+  private final long retryMs;
+  private final RetryPolicy policy;
+  private final Supplier<Future<Boolean>> dependenciesReady;
   private final Function<Map<String, String>, KafkaConsumer<String, String>> clients;
 
   private final Map<TopicPartition, Progress> progress = new HashMap<>();
@@ -64,6 +90,14 @@ public final class ReliableConsumer {
   private long commitTimer = -1;
   private int inFlight;
   private boolean paused;
+  private boolean saturated;
+  /** Fetched records of the partitions held whose commit waits (unfinished, or finished behind an unfinished one). */
+  private int waiting;
+  /** Completed when the process is ready again; null while it is (no outage). */
+  private Promise<Void> recovery;
+  private long outageProbe = -1;
+  private Future<Boolean> readiness;
+  private long readinessAskedAt;
   private boolean committing;
   private Future<Void> lastCommit = Future.succeededFuture();
   private boolean joined;
@@ -72,16 +106,20 @@ public final class ReliableConsumer {
   /**
    * {@code concerns} tells, from the record's key and headers alone, whether this group has anything to do with it
    * (a group that shares a topic with others); records it does not concern pass without being parsed.
+   * {@code dependenciesReady} answers whether the process is ready (its database and broker answer): a failure while
+   * it is not pauses the consumer instead of counting against the record.
    */
   public ReliableConsumer(Vertx vertx, KafkaConfig kafka, String group, String topic, EventPublisher deadLetters, Handler handler,
-                          Predicate<KafkaConsumerRecord<String, String>> concerns) {
-    this(vertx, kafka, group, topic, deadLetters, handler, concerns,
+                          Predicate<KafkaConsumerRecord<String, String>> concerns, RetryPolicy policy,
+                          Supplier<Future<Boolean>> dependenciesReady) {
+    this(vertx, kafka, group, topic, deadLetters, handler, concerns, policy, dependenciesReady,
       config -> KafkaConsumer.create(vertx, config, String.class, String.class));
   }
 
   /** {@code clients} makes the Kafka client from its configuration: the unit tests put a {@code MockConsumer} under it. */
   ReliableConsumer(Vertx vertx, KafkaConfig kafka, String group, String topic, EventPublisher deadLetters, Handler handler,
-                   Predicate<KafkaConsumerRecord<String, String>> concerns,
+                   Predicate<KafkaConsumerRecord<String, String>> concerns, RetryPolicy policy,
+                   Supplier<Future<Boolean>> dependenciesReady,
                    Function<Map<String, String>, KafkaConsumer<String, String>> clients) {
     this.vertx = vertx;
     this.concerns = concerns;
@@ -91,6 +129,10 @@ public final class ReliableConsumer {
     this.handler = handler;
     this.deadLetters = deadLetters;
     this.maxInFlight = kafka.maxInFlight();
+    this.maxWaiting = WAITING_PER_IN_FLIGHT * kafka.maxInFlight();
+    this.retryMs = kafka.retryMs();
+    this.policy = policy;
+    this.dependenciesReady = dependenciesReady;
     this.clients = clients;
   }
 
@@ -123,13 +165,18 @@ public final class ReliableConsumer {
       .put("group", group)
       .put("topic", topic)
       .put("partitions", assigned.stream().map(TopicPartition::getPartition).sorted().toList())
-      .put("in_flight", inFlight);
+      .put("in_flight", inFlight)
+      .put("waiting_for_commit", waiting)
+      .put("paused", paused)
+      .put("paused_for_outage", recovery != null);
   }
 
   /** Commits what is handled (after any commit in flight) and leaves the group. */
   public Future<Void> stop() {
     closed = true;
     vertx.cancelTimer(commitTimer);
+    vertx.cancelTimer(outageProbe);
+    if (recovery != null) recovery.tryFail("consumer stopped");
     return lastCommit.eventually(this::commitProgress).eventually(() -> consumer.close());
   }
 
@@ -137,14 +184,19 @@ public final class ReliableConsumer {
     joined = true;
     assigned.addAll(partitions);
     for (TopicPartition tp : partitions) progress.putIfAbsent(tp, new Progress());
+    // A rebalance resumes every partition it assigns: pause them again if the consumer is held.
     paused = false;
+    flow();
     LOG.info("Group {} assigned {}", group, partitions);
   }
 
   /** Runs after the rebalance: a commit here could move the new owner's offset back, so none is made. */
   private void onRevoked(Set<TopicPartition> partitions) {
     assigned.removeAll(partitions);
-    partitions.forEach(progress::remove);
+    for (TopicPartition tp : partitions) {
+      Progress gone = progress.remove(tp);
+      if (gone != null) waiting -= gone.pending.size();
+    }
     LOG.info("Group {} revoked {}", group, partitions);
   }
 
@@ -152,15 +204,14 @@ public final class ReliableConsumer {
     TopicPartition tp = new TopicPartition(record.topic(), record.partition());
     Progress partition = progress.computeIfAbsent(tp, k -> new Progress());
     Slot slot = partition.track(record.offset());
+    waiting++;
     if (!concerns.test(record)) {
-      partition.done(slot);
+      waiting -= partition.done(slot);
+      flow();
       return;
     }
     inFlight++;
-    if (inFlight >= maxInFlight && !paused && !assigned.isEmpty()) {
-      paused = true;
-      consumer.pause(new HashSet<>(assigned));
-    }
+    flow();
     // A record without a key has no order to keep with any other.
     String key = record.key() != null ? record.key() : tp + "@" + record.offset();
     Future<Void> previous = tailByKey.get(key);
@@ -169,12 +220,31 @@ public final class ReliableConsumer {
     run.onComplete(result -> {
       if (tailByKey.get(key) == run) tailByKey.remove(key);
       inFlight--;
-      if (result.succeeded()) partition.done(slot);
-      if (paused && inFlight <= maxInFlight / 2) {
-        paused = false;
-        consumer.resume(new HashSet<>(assigned));
+      // A partition revoked meanwhile no longer counts: its records were taken off when it went.
+      if (result.succeeded()) {
+        int committable = partition.done(slot);
+        if (progress.get(tp) == partition) waiting -= committable;
       }
+      flow();
     });
+  }
+
+  /**
+   * Pauses the assigned partitions while the consumer is saturated (max-in-flight records in progress, or
+   * {@link #maxWaiting} fetched records waiting for their commit) or a dependency is down; resumes them once in-flight
+   * and waiting records are down to half of their limits and the process is ready.
+   */
+  private void flow() {
+    if (inFlight >= maxInFlight || waiting >= maxWaiting) saturated = true;
+    else if (inFlight <= maxInFlight / 2 && waiting <= maxWaiting / 2) saturated = false;
+    boolean hold = saturated || recovery != null;
+    if (hold && !paused && !assigned.isEmpty()) {
+      paused = true;
+      consumer.pause(new HashSet<>(assigned));
+    } else if (!hold && paused) {
+      paused = false;
+      consumer.resume(new HashSet<>(assigned));
+    }
   }
 
   private Future<Void> handle(KafkaConsumerRecord<String, String> record) {
@@ -187,25 +257,74 @@ public final class ReliableConsumer {
         // Thrown before any I/O, so deterministic for this record: no retry can help.
         return Future.failedFuture(new PoisonMessageException("handler rejected the record: " + e));
       }
-    }, record).recover(err -> err instanceof PoisonMessageException
-      ? retrying(() -> deadLetter(record, err.getMessage()), record)
+    }, record, policy, new Attempts()).recover(err -> err instanceof PoisonMessageException
+      // The dead letter itself is published until it is: it is how the failure reaches a person.
+      ? retrying(() -> deadLetter(record, err.getMessage()), record, RetryPolicy.UNTIL_DONE, new Attempts())
       : Future.failedFuture(err));
   }
 
-  /** Retries transient failures with capped exponential back-off until success, poison, or stop. */
-  private Future<Void> retrying(Supplier<Future<Void>> attempt, KafkaConsumerRecord<String, String> record) {
-    return retrying(attempt, record, 0);
-  }
-
-  private Future<Void> retrying(Supplier<Future<Void>> attempt, KafkaConsumerRecord<String, String> record, int failures) {
+  /**
+   * Retries transient failures with capped exponential back-off until success, poison, stop or — under
+   * {@link RetryPolicy#DEAD_LETTER_WHEN_EXHAUSTED} — {@link #retryMs} of failures while the process was ready, which
+   * answers a {@link PoisonMessageException} naming the last error. A failure while the process is not ready waits for
+   * it to be, and the count starts afresh.
+   */
+  private Future<Void> retrying(Supplier<Future<Void>> attempt, KafkaConsumerRecord<String, String> record, RetryPolicy retries,
+                                Attempts attempts) {
     if (closed) return Future.failedFuture("consumer stopped");
     return attempt.get().recover(err -> {
       if (err instanceof PoisonMessageException || closed) return Future.failedFuture(err);
-      long delay = RETRY.delayMs(failures + 1);
-      LOG.warn("Group {}: record {}-{}@{} failed ({}); retrying in {} ms",
-        group, record.topic(), record.partition(), record.offset(), err.toString(), delay);
-      return vertx.timer(delay).compose(ignored -> retrying(attempt, record, failures + 1));
+      return dependenciesReady().compose(ready -> {
+        if (closed) return Future.failedFuture(err);
+        if (!ready) {
+          LOG.warn("Group {}: record {} failed ({}) while the process is not ready; retried once it is", group, name(record), err.toString());
+          attempts.restart();
+          return recovered().compose(ignored -> retrying(attempt, record, retries, attempts));
+        }
+        long failingMs = attempts.failed();
+        if (retries == RetryPolicy.DEAD_LETTER_WHEN_EXHAUSTED && failingMs >= retryMs) {
+          return Future.failedFuture(new PoisonMessageException("still failing after " + attempts.failures + " attempts in "
+            + failingMs + " ms (kafka.consumer.retry-ms " + retryMs + "): " + err));
+        }
+        long delay = RETRY.delayMs(attempts.failures);
+        LOG.warn("Group {}: record {} failed ({}); retrying in {} ms", group, name(record), err.toString(), delay);
+        return vertx.timer(delay).compose(ignored -> retrying(attempt, record, retries, attempts));
+      });
     });
+  }
+
+  /** The process's readiness, asked at most once per {@link #READINESS_TTL_MS}; a check that fails is "not ready". */
+  private Future<Boolean> dependenciesReady() {
+    long now = System.nanoTime();
+    if (readiness == null || now - readinessAskedAt > READINESS_TTL_MS * 1_000_000) {
+      readinessAskedAt = now;
+      readiness = dependenciesReady.get().otherwise(false);
+    }
+    return readiness;
+  }
+
+  /** Pauses the partitions until the process is ready again; every record that failed meanwhile waits on the same answer. */
+  private Future<Void> recovered() {
+    if (recovery == null) {
+      recovery = Promise.promise();
+      flow();
+      LOG.warn("Group {}: the process is not ready; its partitions are paused until it is", group);
+      outageProbe = vertx.setPeriodic(OUTAGE_PROBE_MS, id -> dependenciesReady().onSuccess(ready -> {
+        if (ready && recovery != null) {
+          vertx.cancelTimer(outageProbe);
+          Promise<Void> ended = recovery;
+          recovery = null;
+          flow();
+          LOG.info("Group {}: the process is ready again; its partitions resume", group);
+          ended.tryComplete();
+        }
+      }));
+    }
+    return recovery.future();
+  }
+
+  private static String name(KafkaConsumerRecord<String, String> record) {
+    return record.topic() + "-" + record.partition() + "@" + record.offset();
   }
 
   private Future<Void> deadLetter(KafkaConsumerRecord<String, String> record, String reason) {
@@ -272,11 +391,32 @@ public final class ReliableConsumer {
       return slot;
     }
 
-    void done(Slot slot) {
+    /** Answers how many records this made committable (0 while an earlier one is unfinished). */
+    int done(Slot slot) {
       slot.done = true;
+      int popped = 0;
       while (!pending.isEmpty() && pending.peekFirst().done) {
         committable = pending.pollFirst().offset + 1;
+        popped++;
       }
+      return popped;
+    }
+  }
+
+  /** The failures of one record counted against {@link #retryMs}: those since the process was last ready. */
+  private static final class Attempts {
+    private int failures;
+    private long since;
+
+    /** Counts a failure; answers how long the record has been failing. */
+    long failed() {
+      long now = System.nanoTime();
+      if (failures++ == 0) since = now;
+      return (now - since) / 1_000_000;
+    }
+
+    void restart() {
+      failures = 0;
     }
   }
 

@@ -1,6 +1,7 @@
 package ccp.platform.kafka;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,8 +15,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The topics of DESIGN.md §3. Security topics have one partition (one active consumer + a standby); the chain's have
- * P ({@link TopicsConfig#chainPartitions()}), the most replicas of a chain role that can share the work.
+ * The topics of DESIGN.md §3, with the partitions each consumer's scaling needs; keys give each consumer the order it
+ * needs (docs/design.md, "Topics: keys, partitions and the order each consumer needs"). The topics only seguridad reads
+ * have one partition: its active process alone reads them ({@code ccp.seguridad.LiderazgoSeguridad}), so more would
+ * share nothing. The chain's have P ({@link TopicsConfig#chainPartitions()}), the most replicas of a chain role that
+ * can share the work — {@code escritura.realizada} too: it starts every order's chain (steps 1–4), which must scale
+ * with P, while seguridad's Detector, the other reader, reads all its partitions in the active process.
  */
 public final class Topics {
 
@@ -40,8 +45,8 @@ public final class Topics {
     Map<String, Integer> topics = new LinkedHashMap<>();
     topics.put(SESION_ABIERTA, security);
     topics.put(ALERTA_SEGURIDAD, security);
-    topics.put(ESCRITURA_REALIZADA, security);
     int chain = config.chainPartitions();
+    topics.put(ESCRITURA_REALIZADA, chain);
     topics.put(ETAPA_EJECUTAR, chain);
     topics.put(ETAPA_COMPLETADA, chain);
     topics.put(PEDIDO_LISTO, chain);
@@ -51,16 +56,36 @@ public final class Topics {
     return topics;
   }
 
-  /** Creates the missing topics, as the broker's operator; existing ones are left as they are. */
+  /** Creates the missing topics and grows those with fewer partitions than the code asks for, as the broker's operator. */
   static void ensure(Admin admin, TopicsConfig config) throws InterruptedException, ExecutionException, TimeoutException {
-    short replication = (short) config.replicationFactor();
+    ensure(admin, partitions(config), (short) config.replicationFactor());
+  }
+
+  /**
+   * A topic is never shrunk (Kafka cannot) nor re-replicated. Growing moves some keys to new partitions, so a key's
+   * records written before and after may be read out of order once: every consumer of these topics tolerates that
+   * (docs/design.md, "Topics: keys, partitions and the order each consumer needs").
+   */
+  static void ensure(Admin admin, Map<String, Integer> wanted, short replication)
+      throws InterruptedException, ExecutionException, TimeoutException {
     Set<String> existing = admin.listTopics().names().get(TIMEOUT_S, TimeUnit.SECONDS);
-    List<NewTopic> missing = partitions(config).entrySet().stream()
+    List<NewTopic> missing = wanted.entrySet().stream()
       .filter(e -> !existing.contains(e.getKey()))
       .map(e -> new NewTopic(e.getKey(), e.getValue(), replication))
       .toList();
-    if (missing.isEmpty()) return;
-    LOG.info("Creating topics {}", missing.stream().map(NewTopic::name).toList());
-    admin.createTopics(missing).all().get(TIMEOUT_S, TimeUnit.SECONDS);
+    if (!missing.isEmpty()) {
+      LOG.info("Creating topics {}", missing.stream().map(NewTopic::name).toList());
+      admin.createTopics(missing).all().get(TIMEOUT_S, TimeUnit.SECONDS);
+    }
+    List<String> present = wanted.keySet().stream().filter(existing::contains).toList();
+    if (present.isEmpty()) return;
+    Map<String, NewPartitions> grow = new LinkedHashMap<>();
+    admin.describeTopics(present).allTopicNames().get(TIMEOUT_S, TimeUnit.SECONDS).forEach((name, topic) -> {
+      if (topic.partitions().size() < wanted.get(name)) grow.put(name, NewPartitions.increaseTo(wanted.get(name)));
+    });
+    if (grow.isEmpty()) return;
+    LOG.warn("Growing topics to the partitions the code asks for: {}", grow.entrySet().stream()
+      .map(e -> e.getKey() + " → " + e.getValue().totalCount()).toList());
+    admin.createPartitions(grow).all().get(TIMEOUT_S, TimeUnit.SECONDS);
   }
 }

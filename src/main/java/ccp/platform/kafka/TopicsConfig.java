@@ -5,8 +5,10 @@ import ccp.platform.config.Settings;
 /**
  * How the project's topics are created ({@code kafka.partitions.*}, {@code kafka.replication-factor}).
  *
- * @param securityPartitions the security topics' partitions: one active consumer and a standby
- * @param chainPartitions    the chain's P, the most replicas of a chain role that can share the work
+ * @param securityPartitions the partitions of the topics only seguridad reads ({@code sesion.abierta},
+ *                           {@code alerta.seguridad}): one, read by its active process
+ * @param chainPartitions    the chain's P, the most replicas of a chain role that can share the work; also
+ *                           {@code escritura.realizada}'s, which starts the chain
  */
 public record TopicsConfig(int securityPartitions, int chainPartitions, int replicationFactor) {
 

@@ -9,11 +9,20 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The transactional outbox of one service schema ({@code <schema>.outbox}): the writer inserts the event row in the
  * transaction (or the very statement) of its business write, and {@link RelevoOutbox} publishes it after commit. Each relay step is one
  * atomic statement, so several relays (one per replica) share the table without locks of their own.
+ * <p>
+ * Per-key order across relays: a relay claims a row only together with every earlier unsent row of its topic and key,
+ * so a key's rows are never split between two relays in flight (one relay's producer keeps their order). A row held
+ * back that way is claimed once the earlier one is sent. A claim identifies itself by the statement's time
+ * ({@code now()}, the same for every row of it), so a relay releases and renews exactly the rows it still holds.
+ * <p>
+ * The schema's outbox needs, beside {@code (id) WHERE enviado_en IS NULL}, an index on
+ * {@code (topic, clave, id) WHERE enviado_en IS NULL} for the per-key check.
  */
 public final class Outbox {
 
@@ -22,6 +31,7 @@ public final class Outbox {
 
   private final String schema;
   private final String claim;
+  private final String renew;
   private final String markSent;
   private final String release;
   private final String purge;
@@ -31,12 +41,21 @@ public final class Outbox {
     if (!schema.matches("[a-z]+")) throw new IllegalArgumentException("not a schema name: " + schema);
     this.schema = schema;
     String table = schema + ".outbox";
-    // SKIP LOCKED lets two relays claim disjoint batches; an expired claim (a relay died) is claimed again.
-    this.claim = "UPDATE " + table + " SET reclamado_en = clock_timestamp() WHERE id IN ("
-      + " SELECT id FROM " + table + " WHERE enviado_en IS NULL"
+    // SKIP LOCKED lets two relays claim disjoint batches; an expired claim (a relay died) is claimed again. Of the
+    // candidates, a row with an earlier unsent row of its key outside them (another relay's, or locked by its claim
+    // running now, or expired but locked) is left: the snapshot may show that row unsent when it was just sent, which
+    // only delays this one to the next claim, never reorders.
+    this.claim = "WITH candidatos AS ("
+      + " SELECT id, topic, clave FROM " + table + " WHERE enviado_en IS NULL"
       + " AND (reclamado_en IS NULL OR reclamado_en < now() - make_interval(secs => $1::float8 / 1000))"
-      + " ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)"
-      + " RETURNING id, topic, clave, valor, creado_en, reclamado_en";
+      + " ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED),"
+      + " en_orden AS (SELECT c.id FROM candidatos c WHERE NOT EXISTS ("
+      + " SELECT 1 FROM " + table + " antes WHERE antes.topic = c.topic AND antes.clave = c.clave AND antes.id < c.id"
+      + " AND antes.enviado_en IS NULL AND antes.id NOT IN (SELECT id FROM candidatos)))"
+      + " UPDATE " + table + " o SET reclamado_en = now() FROM en_orden WHERE o.id = en_orden.id"
+      + " RETURNING o.id, o.topic, o.clave, o.valor, o.creado_en, o.reclamado_en";
+    this.renew = "UPDATE " + table + " SET reclamado_en = now() WHERE id = ANY($1) AND reclamado_en = $2 AND enviado_en IS NULL"
+      + " RETURNING reclamado_en";
     this.markSent = "UPDATE " + table + " SET enviado_en = now() WHERE id = ANY($1)";
     this.release = "UPDATE " + table + " SET reclamado_en = NULL WHERE id = ANY($1) AND reclamado_en = $2 AND enviado_en IS NULL";
     this.purge = "DELETE FROM " + table + " WHERE enviado_en < now() - interval '1 hour'";
@@ -56,6 +75,15 @@ public final class Outbox {
       claimed.sort(Comparator.comparingLong(PendingEvent::id));
       return claimed;
     });
+  }
+
+  /**
+   * Extends a claim still held ({@code claimedAt}) to now: its relay is alive and its sends are in flight. Answers the
+   * claim's new time, or empty when no row of it is still held (all sent, or taken after it expired).
+   */
+  Future<Optional<OffsetDateTime>> renew(SqlClient sql, List<Long> ids, OffsetDateTime claimedAt) {
+    return sql.preparedQuery(renew).execute(Tuple.of(ids.toArray(Long[]::new), claimedAt)).map(rows -> rows.size() == 0
+      ? Optional.empty() : Optional.of(rows.iterator().next().getOffsetDateTime("reclamado_en")));
   }
 
   Future<Void> markSent(SqlClient sql, List<Long> ids) {

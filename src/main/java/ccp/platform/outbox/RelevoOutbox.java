@@ -14,14 +14,19 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * RelevoOutbox (B2) of one service: publishes the committed outbox rows and marks them sent. Woken by the writer
  * after each commit and by a timer (rows of other replicas, or of a crash), it drains in id order, one batch at a
- * time. A row whose publish failed is released and retried after a back-off; a relay that dies leaves its claim to
- * expire, so nothing committed is lost (a re-publish is possible; consumers dedupe).
+ * time; several relays keep each key's order ({@link Outbox}). While a batch's sends are in flight (up to the
+ * producer's delivery timeout, longer than the claim) the relay renews its claim every third of
+ * {@code outbox.claim-timeout-ms}, so no other relay publishes those rows meanwhile. A row whose publish failed is
+ * released at once and retried after a back-off. A relay that dies leaves its claim to expire, so nothing committed is
+ * lost; what it had published but not yet marked sent is published again — the at-least-once window, a
+ * claim-timeout wide, which consumers close by the event's id (their handlers are idempotent).
  */
 public final class RelevoOutbox extends VerticleBase {
 
@@ -36,6 +41,7 @@ public final class RelevoOutbox extends VerticleBase {
   private final Timer lag;
   private EventPublisher publisher;
   private boolean draining;
+  private boolean stopped;
   private boolean again;
   private int failures;
   private long pollTimer;
@@ -65,12 +71,14 @@ public final class RelevoOutbox extends VerticleBase {
 
   @Override
   public Future<?> stop() {
+    stopped = true;
     vertx.cancelTimer(pollTimer);
     purge.cancel();
     return publisher.close();
   }
 
   private void drain() {
+    if (stopped) return;
     if (draining) {
       again = true;
       return;
@@ -93,20 +101,49 @@ public final class RelevoOutbox extends VerticleBase {
       });
   }
 
-  /** Publishes in id order (one producer keeps per-partition order), then marks what the broker took. */
+  /**
+   * Publishes in id order (one producer keeps per-partition order), renewing the claim meanwhile, then marks what the
+   * broker took and releases the rest of the claim still held.
+   */
   private Future<Void> publish(List<Outbox.PendingEvent> rows) {
+    if (rows.isEmpty()) return Future.succeededFuture();
+    List<Long> ids = rows.stream().map(Outbox.PendingEvent::id).toList();
+    Claim claim = new Claim(rows.get(0).claimedAt());
+    long renewal = vertx.setPeriodic(Math.max(1, config.claimTimeoutMs() / 3), id -> renew(claim, ids));
     List<Future<Void>> sends = new ArrayList<>(rows.size());
     for (Outbox.PendingEvent row : rows) {
       sends.add(publisher.publishEncoded(row.topic(), row.key(), row.value()).onSuccess(ack ->
         lag.record(Duration.between(row.createdAt().toInstant(), Instant.now()))).mapEmpty());
     }
     return Future.join(sends).transform(done -> {
+      vertx.cancelTimer(renewal);
       List<Long> sent = new ArrayList<>();
       List<Long> failed = new ArrayList<>();
       for (int i = 0; i < rows.size(); i++) (sends.get(i).succeeded() ? sent : failed).add(rows.get(i).id());
-      Future<Void> marked = outbox.markSent(sql, sent)
-        .compose(x -> failed.isEmpty() ? Future.succeededFuture() : outbox.release(sql, failed, rows.get(0).claimedAt()));
+      // After any renewal in flight, so that the release names the claim's latest time.
+      Future<Void> marked = claim.renewing.eventually(() -> outbox.markSent(sql, sent))
+        .compose(x -> failed.isEmpty() ? Future.succeededFuture() : outbox.release(sql, failed, claim.at));
       return failed.isEmpty() ? marked : marked.compose(x -> Future.failedFuture(failed.size() + " of " + rows.size() + " not published"));
     });
+  }
+
+  /** One renewal at a time; a failed one is logged and the next tries again (the claim lasts three periods). */
+  private void renew(Claim claim, List<Long> ids) {
+    if (!claim.renewing.isComplete()) return;
+    claim.renewing = outbox.renew(sql, ids, claim.at)
+      .onSuccess(renewed -> renewed.ifPresent(at -> claim.at = at))
+      .onFailure(err -> LOG.warn("Renewing a claim of the outbox of {} failed ({})", outbox.schema(), err.toString()))
+      .<Void>mapEmpty()
+      .otherwiseEmpty();
+  }
+
+  /** This relay's claim on one batch: its latest time, and the renewal in flight. Confined to the relay's event loop. */
+  private static final class Claim {
+    private OffsetDateTime at;
+    private Future<Void> renewing = Future.succeededFuture();
+
+    Claim(OffsetDateTime at) {
+      this.at = at;
+    }
   }
 }

@@ -1,6 +1,7 @@
 package ccp.platform.role;
 
 import ccp.platform.db.PgConfig;
+import ccp.platform.http.Admission;
 import ccp.platform.http.ApiRouter;
 import ccp.platform.http.Health;
 import ccp.platform.http.HttpConfig;
@@ -52,9 +53,14 @@ public record RoleContext(Vertx vertx, PgConfig db, SqlClient sql, MeterRegistry
     return http.serverInstances();
   }
 
-  /** A router with the project's HTTP conventions, for the verticle running on {@code vertx}. */
+  /**
+   * A router with the project's HTTP conventions, for the verticle running on {@code vertx}; its {@code /v1/*} requests
+   * pass its own {@link Admission} limits first.
+   */
   public Router router(Vertx vertx) {
-    return ApiRouter.create(vertx, http);
+    Router router = ApiRouter.create(vertx, http);
+    router.route("/v1/*").handler(Admission.handler(http, registry));
+    return router;
   }
 
   public Future<HttpServer> listen(Vertx vertx, Router router, int port, int instances) {

@@ -40,7 +40,7 @@ public final class EventosDeAlerta {
           new EventoSsf(derivado(id, TiposEvento.SESION_REVOCADA), TiposEvento.SESION_REVOCADA, txn, actor, caep(ts, motivo)),
           new EventoSsf(derivado(id, TiposEvento.CUENTA_DESHABILITADA), TiposEvento.CUENTA_DESHABILITADA, txn, actor, caep(ts, motivo)),
           new EventoSsf(derivado(id, TiposEvento.ESCRITURA_COMPENSADA), TiposEvento.ESCRITURA_COMPENSADA, txn, actor,
-            propio(alerta, ts, "escritura anulada")));
+            propio(alerta, ts, alerta.getString("reaccion", "escritura compensada"))));
       }
       case "REACCION_DETENIDA" -> List.of(new EventoSsf(id, TiposEvento.REACCION_DETENIDA, alerta.getString("id_escritura"), actor,
         propio(alerta, ts, "reacción detenida; el actor sigue revocado")));

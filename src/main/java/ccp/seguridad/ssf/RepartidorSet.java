@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
  * The push side of the transmitter (RFC 8935): takes the stored SETs that are due, claims each for a lease, POSTs it
  * to its stream's receiver as {@code application/secevent+jwt}, and records the outcome — 202 delivered; a 4xx other
  * than 408/429 refused for good (RFC 8935 §2.4's error kept); anything else, or no answer, retried with back-off.
- * It runs in every seguridad process: the lease and the conditional records keep a SET from being sent twice at once
- * or after its 202. A new alert wakes this process's own at once; the others look every {@code ssf.barrido-ms}.
+ * It runs beside the Notificador in the active seguridad process; the lease and the conditional records keep a SET
+ * from being sent twice at once (across a takeover) or after its 202. A new alert wakes it at once; otherwise it looks
+ * every {@code ssf.barrido-ms}.
  */
 public final class RepartidorSet extends VerticleBase {
 

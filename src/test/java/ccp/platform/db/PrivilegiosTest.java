@@ -66,6 +66,21 @@ class PrivilegiosTest {
   }
 
   @Test
+  @DisplayName("inventario reads the Lista de revocación and the actors' profile for its App door, but cannot lift a revocation, unblock an actor, nor forge a reaction")
+  void inventarioOnlyReadsItsDoorsTables() throws SQLException {
+    try (Connection inventario = Db.as(settings, "inventario"); Statement s = inventario.createStatement()) {
+      s.executeQuery("SELECT actor, vence_en FROM seguridad.lista_revocacion LIMIT 1").close();
+      s.executeQuery("SELECT id, bloqueado, perfil FROM gestor.actores LIMIT 1").close();
+      assertDenied(s, "DELETE FROM seguridad.lista_revocacion");
+      assertDenied(s, "UPDATE gestor.actores SET bloqueado = false");
+      assertDenied(s, "UPDATE gestor.actores SET perfil = 'BODEGA'");
+      assertDenied(s, "SELECT * FROM seguridad.registro_reacciones LIMIT 1");
+      assertDenied(s, "UPDATE seguridad.registro_reacciones SET paso = 'NOTIFICADA'");
+      assertDenied(s, "INSERT INTO pedidos.outbox (id_evento, topic, clave, valor) VALUES (gen_random_uuid(), 'escritura.realizada', 'x', '{}')");
+    }
+  }
+
+  @Test
   @DisplayName("a role creates nothing in another role's schema nor in public")
   void noRoleCreatesOutsideItsSchemas() throws SQLException {
     try (Connection pedidos = Db.as(settings, "pedidos"); Statement s = pedidos.createStatement()) {
@@ -122,7 +137,7 @@ class PrivilegiosTest {
     }
     List<String> expected = new ArrayList<>();
     // Every App door: the Lista de revocación and the directory's profile and block (lector_revocacion, lector_actores).
-    for (String door : List.of("gateway", "gestor", "seguridad", "pedidos", "cadena")) {
+    for (String door : List.of("gateway", "gestor", "seguridad", "pedidos", "cadena", "inventario")) {
       if (!door.equals("seguridad")) expected.add(door + " → seguridad.lista_revocacion");
       if (!door.equals("gestor")) expected.add(door + " → gestor.actores");
     }

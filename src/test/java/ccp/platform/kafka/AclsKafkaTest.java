@@ -97,6 +97,19 @@ class AclsKafkaTest {
   }
 
   @Test
+  @DisplayName("the inventario principal publishes its stock adjustments on escritura.realizada but no alert; the other stages cannot write it")
+  void inventarioWritesItsAdjustmentsOnly() {
+    Settings settings = app.settings();
+    send(new HashMap<>(Topic.as(settings, Role.INVENTARIO)), Topics.ESCRITURA_REALIZADA, "k", "{}");
+    assertThatThrownBy(() -> send(new HashMap<>(Topic.as(settings, Role.INVENTARIO)), Topics.ALERTA_SEGURIDAD, "k", "{}"))
+      .hasRootCauseInstanceOf(TopicAuthorizationException.class);
+    for (Role stage : List.of(Role.FACTURACION, Role.DESPACHO)) {
+      assertThatThrownBy(() -> send(new HashMap<>(Topic.as(settings, stage)), Topics.ESCRITURA_REALIZADA, "k", "{}")).as(stage.id())
+        .hasRootCauseInstanceOf(TopicAuthorizationException.class);
+    }
+  }
+
+  @Test
   @DisplayName("a forged escritura.realizada from the gestor or the cadena principal is refused, and the actor it names is not revoked")
   void forgedWriteRevokesNoOne() {
     Settings settings = app.settings();

@@ -55,12 +55,25 @@ final class MockConsumerHost implements AutoCloseable {
   /** The same, as a member of consumer group {@code group}. */
   static MockConsumerHost start(Vertx vertx, String group, String topic, KafkaConfig kafka, EventPublisher deadLetters,
                                 ReliableConsumer.Handler handler, Predicate<KafkaConsumerRecord<String, String>> concerns) {
-    return new MockConsumerHost(vertx, topic, new Host(kafka, group, topic, deadLetters, handler, concerns));
+    return start(vertx, group, topic, kafka, deadLetters, handler, concerns, ReliableConsumer.RetryPolicy.DEAD_LETTER_WHEN_EXHAUSTED,
+      () -> Future.succeededFuture(true));
+  }
+
+  /** The same, with a retry policy and the process's readiness as {@code ready} answers it. */
+  static MockConsumerHost start(Vertx vertx, String group, String topic, KafkaConfig kafka, EventPublisher deadLetters,
+                                ReliableConsumer.Handler handler, Predicate<KafkaConsumerRecord<String, String>> concerns,
+                                ReliableConsumer.RetryPolicy policy, Supplier<Future<Boolean>> ready) {
+    return new MockConsumerHost(vertx, topic, new Host(kafka, group, topic, deadLetters, handler, concerns, policy, ready));
   }
 
   /** {@code kafka.*} as the tests need them: no broker, the given commit interval and in-flight limit. */
   static KafkaConfig kafka(int commitIntervalMs, int maxInFlight) {
-    return new KafkaConfig("mock:9092", "ccp-mock", "mock", 6_000, commitIntervalMs, maxInFlight, 1, 500);
+    return kafka(commitIntervalMs, maxInFlight, 30_000);
+  }
+
+  /** The same, with a failing record retried for {@code retryMs} before it is a dead letter. */
+  static KafkaConfig kafka(int commitIntervalMs, int maxInFlight, int retryMs) {
+    return new KafkaConfig("mock:9092", "ccp-mock", "mock", 6_000, commitIntervalMs, maxInFlight, 1, 500, retryMs);
   }
 
   /** An envelope whose subject names the record ({@code partition@offset}), as the handler will see it. */
@@ -176,11 +189,16 @@ final class MockConsumerHost implements AutoCloseable {
     private final EventPublisher deadLetters;
     private final ReliableConsumer.Handler handler;
     private final Predicate<KafkaConsumerRecord<String, String>> concerns;
+    private final ReliableConsumer.RetryPolicy policy;
+    private final Supplier<Future<Boolean>> ready;
     private ReliableConsumer consumer;
     private KafkaConsumer<String, String> client;
 
     Host(KafkaConfig kafka, String group, String topic, EventPublisher deadLetters, ReliableConsumer.Handler handler,
-         Predicate<KafkaConsumerRecord<String, String>> concerns) {
+         Predicate<KafkaConsumerRecord<String, String>> concerns, ReliableConsumer.RetryPolicy policy,
+         Supplier<Future<Boolean>> ready) {
+      this.policy = policy;
+      this.ready = ready;
       this.kafka = kafka;
       this.group = group;
       this.topic = topic;
@@ -195,7 +213,7 @@ final class MockConsumerHost implements AutoCloseable {
 
     @Override
     public Future<?> start() {
-      consumer = new ReliableConsumer(vertx, kafka, group, topic, deadLetters, handler, concerns, config -> {
+      consumer = new ReliableConsumer(vertx, kafka, group, topic, deadLetters, handler, concerns, policy, ready, config -> {
         client = KafkaConsumer.create(vertx, mock);
         return client;
       });

@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import static ccp.platform.kafka.MockConsumerHost.at;
@@ -29,6 +31,8 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(VertxExtension.class)
 @DisplayName("ReliableConsumer: a poison record goes to cola.fallidos with its reason, and the commit moves past it")
 class ReliableConsumerDeadLetterTest {
+
+  private static final int RETRY_MS = 1_500;
 
   @Test
   @DisplayName("an unparseable record, a PoisonMessageException and a handler that throws each become a dead letter")
@@ -88,6 +92,71 @@ class ReliableConsumerDeadLetterTest {
     assertThat(idsByGroup.get(MockConsumerHost.GROUP)).as("the record dead-lettered twice by its group").hasSize(2)
       .containsOnly(idsByGroup.get(MockConsumerHost.GROUP).get(0));
     assertThat(idsByGroup.get("otro-grupo")).hasSize(1).doesNotContain(idsByGroup.get(MockConsumerHost.GROUP).get(0));
+  }
+
+  @Test
+  @DisplayName("a record still failing after retry-ms with the process ready goes to cola.fallidos with its last error; the commit moves on")
+  void aRecordFailingPastRetryMsIsADeadLetter(Vertx vertx) {
+    KafkaConfig broker = KafkaConfig.of(SharedInfra.settings(), Role.FACTURACION.id());
+    String topic = "prueba-" + UUID.randomUUID();
+    ReliableConsumer.Handler handler = envelope -> "0@0".equals(envelope.subject())
+      ? Future.failedFuture("database unavailable") : Future.succeededFuture();
+    EventPublisher deadLetters = EventPublisher.create(vertx, broker);
+    try {
+      try (MockConsumerHost consumer = MockConsumerHost.start(vertx, MockConsumerHost.GROUP, topic, MockConsumerHost.kafka(10, 100, RETRY_MS),
+        deadLetters, handler, r -> true, ReliableConsumer.RetryPolicy.DEAD_LETTER_WHEN_EXHAUSTED, () -> Future.succeededFuture(true)).assign(0)) {
+        consumer.offerKeys(0, 0, "k0", "k1");
+        await("commit past the record that kept failing").atMost(Duration.ofSeconds(30)).until(() -> consumer.committed(0) == 2);
+      }
+      // A consumer that fails closed keeps retrying the same record, past retry-ms, and never sets it aside.
+      try (MockConsumerHost closed = MockConsumerHost.start(vertx, "grupo-cerrado", topic, MockConsumerHost.kafka(10, 100, RETRY_MS),
+        deadLetters, handler, r -> true, ReliableConsumer.RetryPolicy.UNTIL_DONE, () -> Future.succeededFuture(true)).assign(0)) {
+        closed.offerKeys(0, 0, "k0", "k1");
+        await("the commit held before the failing record").during(Duration.ofMillis(3 * RETRY_MS)).atMost(Duration.ofSeconds(30))
+          .until(() -> closed.committed(0) <= 0);
+      }
+    } finally {
+      deadLetters.close().timeout(10, TimeUnit.SECONDS).await();
+    }
+
+    List<Envelope> letters = Topic.read(SharedInfra.settings(), Topics.COLA_FALLIDOS, r -> r.value().contains(topic)).stream()
+      .map(r -> Envelope.parse(r.value())).toList();
+    assertThat(letters).as("one dead letter, of the group that sets records aside").hasSize(1);
+    JsonObject letter = letters.get(0).data();
+    assertThat(letter.getLong("offset")).isZero();
+    assertThat(letter.getString("grupo")).isEqualTo(MockConsumerHost.GROUP);
+    assertThat(letter.getString("motivo")).contains("still failing after").contains("kafka.consumer.retry-ms").contains("database unavailable");
+  }
+
+  @Test
+  @DisplayName("failures while the process is not ready pause the consumer, past retry-ms, with no dead letter; ready again, it resumes")
+  void anOutagePausesInsteadOfDeadLettering(Vertx vertx) {
+    KafkaConfig broker = KafkaConfig.of(SharedInfra.settings(), Role.FACTURACION.id());
+    String topic = "prueba-" + UUID.randomUUID();
+    AtomicBoolean databaseDown = new AtomicBoolean(true);
+    AtomicInteger attempts = new AtomicInteger();
+    ReliableConsumer.Handler handler = envelope -> {
+      attempts.incrementAndGet();
+      return databaseDown.get() ? Future.failedFuture("connection refused") : Future.succeededFuture();
+    };
+    EventPublisher deadLetters = EventPublisher.create(vertx, broker);
+    try (MockConsumerHost consumer = MockConsumerHost.start(vertx, MockConsumerHost.GROUP, topic, MockConsumerHost.kafka(10, 100, RETRY_MS),
+      deadLetters, handler, r -> true, ReliableConsumer.RetryPolicy.DEAD_LETTER_WHEN_EXHAUSTED,
+      () -> Future.succeededFuture(!databaseDown.get())).assign(0)) {
+      consumer.offerKeys(0, 0, "k0");
+      await("paused for the outage").atMost(Duration.ofSeconds(10)).until(() -> consumer.readiness().getBoolean("paused_for_outage"));
+      assertThat(consumer.pausedAfter(() -> {})).containsExactly(0);
+      consumer.offerKeys(0, 1, "k1");
+      await("held through the outage, past retry-ms").during(Duration.ofMillis(3 * RETRY_MS)).atMost(Duration.ofSeconds(30))
+        .until(() -> consumer.committed(0) <= 0 && consumer.readiness().getBoolean("paused_for_outage") && attempts.get() == 1);
+
+      databaseDown.set(false);
+      await("resumed: both records handled and committed").atMost(Duration.ofSeconds(20)).until(() -> consumer.committed(0) == 2);
+      assertThat(consumer.pausedAfter(() -> {})).isEmpty();
+    } finally {
+      deadLetters.close().timeout(10, TimeUnit.SECONDS).await();
+    }
+    assertThat(Topic.read(SharedInfra.settings(), Topics.COLA_FALLIDOS, r -> r.value().contains(topic))).as("dead letters").isEmpty();
   }
 
   /** A fresh member of {@code group} reads offset 0 of the topic, a record that is not an envelope, and dead-letters it. */

@@ -141,6 +141,29 @@ class ReliableConsumerTest {
   }
 
   @Test
+  @DisplayName("records waiting behind an unfinished one for their commit are bounded: at four times max-in-flight the partitions pause")
+  void pausesWhenTooManyRecordsWaitForTheirCommit() {
+    ReliableConsumer.Handler handler = envelope -> "0@0".equals(envelope.subject()) ? held.handle(envelope) : Future.succeededFuture();
+    consumer = MockConsumerHost.start(vertx, TOPIC, MockConsumerHost.kafka(10, 4), null, handler, r -> true).assign(0);
+    consumer.offerKeys(0, 0, "a");
+    held.awaitStarted(at(0, 0));
+    String[] quick = new String[15];
+    for (int i = 0; i < quick.length; i++) quick[i] = "k" + i;
+    consumer.offerKeys(0, 1, quick);
+    await("16 records waiting for their commit").atMost(WAIT).until(() -> consumer.readiness().getInteger("waiting_for_commit") == 16);
+    assertThat(consumer.pausedAfter(() -> {})).as("paused with one record in flight and 16 waiting").containsExactly(0);
+    assertThat(consumer.readiness().getInteger("in_flight")).isEqualTo(1);
+
+    consumer.offerKeys(0, 16, "z");
+    await("nothing fetched while paused").during(Duration.ofMillis(300)).atMost(WAIT)
+      .until(() -> consumer.readiness().getInteger("waiting_for_commit") == 16);
+
+    held.finish(consumer, at(0, 0));
+    await("resumed: the next record handled and committed").atMost(WAIT).until(() -> consumer.committed(0) == 17);
+    assertThat(consumer.pausedAfter(() -> {})).isEmpty();
+  }
+
+  @Test
   @DisplayName("a handler's failure is retried with back-off, and the commit waits for the retry")
   void aFailureIsRetried() {
     List<String> attempts = new CopyOnWriteArrayList<>();

@@ -1,0 +1,117 @@
+package ccp.etapas;
+
+import ccp.platform.http.Actor;
+import ccp.platform.http.ApiErrors;
+import ccp.platform.http.JsonBody;
+import ccp.platform.http.JsonResponse;
+import ccp.platform.outbox.Outbox;
+import ccp.platform.role.AppApi;
+import ccp.platform.role.RoleContext;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * The App's inventory routes (B1 on Inventario): a stock adjustment is written with its outbox event by one statement,
+ * then the RelevoOutbox is woken; an adjustment is read back, with the Reacción's revert of it, by its writer, BODEGA,
+ * CONSULTA or SEGURIDAD. Permissions are not checked on writes, as in Pedidos: in the view an improper write is written,
+ * then detected (B3–B6) and reverted (B11); only what would break the stock (below zero) is refused here.
+ */
+final class ApiInventario implements AppApi {
+
+  private static final Pattern CLAVE = Pattern.compile("[A-Za-z0-9_-]{1,128}");
+  /** Who reads any adjustment, besides its writer: the warehouse, the read-only profile and the security area. */
+  private static final Set<String> LECTORES = Set.of("BODEGA", "CONSULTA", "SEGURIDAD");
+
+  private final Vertx vertx;
+  private final Outbox outbox;
+  private final RepositorioAjustes ajustes;
+
+  ApiInventario(RoleContext role, Outbox outbox) {
+    this.vertx = role.vertx();
+    this.outbox = outbox;
+    this.ajustes = new RepositorioAjustes(role.sql());
+  }
+
+  @Override
+  public void mount(Router router) {
+    router.post("/v1/inventario/ajustes").handler(this::ajustar);
+    router.get("/v1/inventario/ajustes/:ajuste").handler(this::leer);
+  }
+
+  @Override
+  public Future<Void> close() {
+    return Future.succeededFuture();
+  }
+
+  private void ajustar(RoutingContext ctx) {
+    SolicitudAjuste solicitud = SolicitudAjuste.from(JsonBody.object(ctx, SolicitudAjuste.CAMPOS));
+    String clave = ctx.request().getHeader("Idempotency-Key");
+    if (clave != null && !CLAVE.matcher(clave).matches()) {
+      throw new JsonBody.BadRequest("Idempotency-Key", "must be 1 to 128 letters, digits, _ or -");
+    }
+    Actor actor = Actor.of(ctx);
+    ajustes.ajustar(UUID.randomUUID(), actor.id(), solicitud, clave)
+      .onSuccess(ajuste -> {
+        vertx.eventBus().send(outbox.wakeAddress(), null);
+        responder(ctx, 201, ajuste);
+      })
+      .onFailure(err -> {
+        if (err instanceof RepositorioAjustes.ClaveUsada) {
+          repetido(ctx, actor.id(), clave, solicitud.huella());
+        } else if (err instanceof RepositorioAjustes.SinStock) {
+          ApiErrors.send(ctx, 409, "insufficient_stock", "removing " + -solicitud.cantidad() + " units of " + solicitud.producto()
+            + " would take its stock below zero; nothing was written");
+        } else {
+          ctx.fail(err);
+        }
+      });
+  }
+
+  /** A retry answers what the first attempt answered; the same key with another body is a conflict. */
+  private void repetido(RoutingContext ctx, String actor, String clave, String huella) {
+    ajustes.respuestaGuardada(actor, clave).onSuccess(guardada -> {
+      if (guardada.isEmpty()) {
+        ctx.fail(new IllegalStateException("Idempotency-Key " + clave + " taken but not found"));
+      } else if (!guardada.get().huella().equals(huella)) {
+        ApiErrors.send(ctx, 409, "idempotency_key_reused", "Idempotency-Key " + clave + " was used with a different body");
+      } else {
+        responder(ctx, guardada.get().status(), guardada.get().body());
+      }
+    }).onFailure(ctx::fail);
+  }
+
+  private void leer(RoutingContext ctx) {
+    UUID id = ajusteId(ctx);
+    Actor actor = Actor.of(ctx);
+    ajustes.leer(id).onSuccess(ajuste -> {
+      if (ajuste.isEmpty()) {
+        ApiErrors.send(ctx, 404, "not_found", "no stock adjustment " + id);
+      } else if (!ajuste.get().getString("actor").equals(actor.id()) && !LECTORES.contains(actor.perfil())) {
+        ApiErrors.send(ctx, 403, "forbidden", "stock adjustment " + id + " belongs to another actor");
+      } else {
+        responder(ctx, 200, ajuste.get());
+      }
+    }).onFailure(ctx::fail);
+  }
+
+  static UUID ajusteId(RoutingContext ctx) {
+    try {
+      return UUID.fromString(ctx.pathParam("ajuste"));
+    } catch (IllegalArgumentException e) {
+      throw new JsonBody.BadRequest("ajuste", "must be a UUID");
+    }
+  }
+
+  /** An adjustment as JSON; a created one (or a retry answering its creation) also says where to read it. */
+  static void responder(RoutingContext ctx, int status, JsonObject body) {
+    if (status == 201) ctx.response().putHeader("location", "/v1/inventario/ajustes/" + body.getString("ajuste"));
+    JsonResponse.send(ctx, status, body);
+  }
+}

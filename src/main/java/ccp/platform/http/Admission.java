@@ -1,0 +1,89 @@
+package ccp.platform.http;
+
+import com.netflix.concurrency.limits.Limiter;
+import com.netflix.concurrency.limits.limit.Gradient2Limit;
+import com.netflix.concurrency.limits.limiter.SimpleLimiter;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.Handler;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Admission control at every door (issue 16): each route class has an adaptive concurrency limit — Netflix's
+ * concurrency-limits, Gradient2 — that follows the measured latency of that class's requests: while they are answered
+ * as fast as usual it grows towards {@code http.admission-max-limit}, when they queue it shrinks. A request beyond the
+ * limit is refused at once, 503 with {@code Retry-After} and a JSON body, so the work accepted keeps its latency
+ * instead of every request waiting. Requests that end in a 5xx count as drops, which shrink the limit.
+ * <p>
+ * The security paths have priority: their class (sessions, devices, alerts, revocations, Shared Signals) tolerates
+ * four times its usual latency before it gives up concurrency, the others one and a half times. When orders flood the
+ * machine, the orders' limit shrinks first and the sessions keep theirs. Each router (one per verticle) has its own
+ * limiters, confined to its event loop; the library's limiter and Gradient2 are lock-free.
+ */
+public final class Admission {
+
+  /** The route classes, each with its own limit. */
+  enum Clase {
+    SEGURIDAD(4.0), ESCRITURAS(1.5), LECTURAS(1.5);
+
+    private final double tolerancia;
+
+    Clase(double tolerancia) {
+      this.tolerancia = tolerancia;
+    }
+  }
+
+  private Admission() {}
+
+  /** A new handler with its own limiters: one per router, mounted on {@code /v1/*} before the token check. */
+  public static Handler<RoutingContext> handler(HttpConfig http, MeterRegistry registry) {
+    Map<Clase, Limiter<Void>> limiters = new EnumMap<>(Clase.class);
+    Map<Clase, Counter> refused = new EnumMap<>(Clase.class);
+    for (Clase clase : Clase.values()) {
+      limiters.put(clase, SimpleLimiter.newBuilder().named(clase.name().toLowerCase(Locale.ROOT))
+        .limit(Gradient2Limit.newBuilder()
+          .initialLimit(http.admissionInitial())
+          .minLimit(http.admissionMin())
+          .maxConcurrency(http.admissionMax())
+          .rttTolerance(clase.tolerancia)
+          .build())
+        .build());
+      refused.put(clase, Counter.builder("http_admission_refused")
+        .description("Requests refused at the door, beyond their route class's adaptive concurrency limit (503)")
+        .tag("class", clase.name().toLowerCase(Locale.ROOT)).register(registry));
+    }
+    return ctx -> {
+      Clase clase = clase(ctx);
+      Optional<Limiter.Listener> admitted = limiters.get(clase).acquire(null);
+      if (admitted.isEmpty()) {
+        refused.get(clase).increment();
+        ctx.response().putHeader("Retry-After", "1");
+        ApiErrors.send(ctx, 503, "overloaded", "the " + clase.name().toLowerCase(Locale.ROOT)
+          + " requests are at their concurrency limit; retry");
+        return;
+      }
+      Limiter.Listener listener = admitted.get();
+      ctx.addEndHandler(ended -> {
+        if (ended.failed() || ctx.response().getStatusCode() >= 500) listener.onDropped();
+        else listener.onSuccess();
+      });
+      ctx.next();
+    };
+  }
+
+  static Clase clase(RoutingContext ctx) {
+    String path = ctx.request().path();
+    if (path.startsWith("/v1/sesiones") || path.startsWith("/v1/dispositivos") || path.startsWith("/v1/alertas")
+      || path.startsWith("/v1/revocaciones") || path.startsWith("/v1/ssf")) {
+      return Clase.SEGURIDAD;
+    }
+    HttpMethod method = ctx.request().method();
+    return method == HttpMethod.GET || method == HttpMethod.HEAD ? Clase.LECTURAS : Clase.ESCRITURAS;
+  }
+}
