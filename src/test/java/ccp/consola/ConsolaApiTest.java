@@ -162,6 +162,21 @@ class ConsolaApiTest {
   }
 
   @Test
+  @DisplayName("open streams hold no place at the door: with room for two requests, three consoles follow the alerts and a read still passes")
+  void flujosSinPlazaEnLaPuerta() throws Exception {
+    String area = api.token(Db.newActor(servicios.settings(), "SEGURIDAD"));
+    try (RunningApp estrecha = RunningApp.start(SharedInfra.process(servicios.settings(), Map.of("gateway.port", SharedInfra.freePort(),
+           "http.instances", 1, "http.admission-min-limit", 2, "http.admission-initial-limit", 2, "http.admission-max-limit", 2)),
+           EnumSet.of(Role.GATEWAY));
+         Eventos una = Eventos.abrir(estrecha.gatewayUrl() + "/v1/alertas/flujo", area);
+         Eventos otra = Eventos.abrir(estrecha.gatewayUrl() + "/v1/alertas/flujo", area);
+         Eventos tercera = Eventos.abrir(estrecha.gatewayUrl() + "/v1/alertas/flujo", area)) {
+      for (Eventos eventos : List.of(una, otra, tercera)) eventos.esperar("revocaciones", e -> true, Duration.ofSeconds(5));
+      assertThat(Http.get(estrecha.gatewayUrl() + "/v1/alertas?limit=1", area).status()).isEqualTo(200);
+    }
+  }
+
+  @Test
   @DisplayName("an improper write: the actor is listed as revoked and blocked with its reaction's steps, and the stream says so")
   void revocadoConSusPasos() throws Exception {
     String area = api.token(Db.newActor(servicios.settings(), "SEGURIDAD"));
