@@ -1,5 +1,6 @@
-// ASR board (any profile): the four ASRs' p50 and p99 against their budgets over the last minutes, sampled from
-// GET /v1/metricas every 2 s and drawn on canvases; throughput from two samples; consumer lag; the Bandeja's open count.
+// ASR board (any profile): the four ASRs' p50 and p99 against their budgets over the last minutes, drawn on canvases
+// from the gateway's last 5 minutes (GET /v1/metricas/historia), then a sample of GET /v1/metricas every 2 s;
+// throughput from two samples; consumer lag per group; the Bandeja's open count.
 import { el } from './dom.js';
 
 const CADA_MS = 2000;
@@ -56,7 +57,11 @@ export function paginaAsr(vista, { llamar, mostrarError }) {
       ...Object.entries(ultima.lag_por_grupo).map(([g, n]) => el('tr', {}, el('td', {}, g), el('td', {}, String(n)))));
   }
 
-  muestrear();
+  // The gateway's last minutes first, so the charts start full; then a sample of our own every CADA_MS.
+  llamar('GET', '/v1/metricas/historia')
+    .then(({ muestras: previas }) => muestras.unshift(...previas.slice(-VENTANA + 1)))
+    .catch(mostrarError)
+    .finally(muestrear);
   const reloj = setInterval(muestrear, CADA_MS);
   return () => clearInterval(reloj);
 }

@@ -43,17 +43,20 @@ final class HiloPeticion extends VerticleBase {
   private final GatewayConfig config;
   private final Gateway.Locales locales;
   private final Optional<JsonObject> claveDesarrollo;
+  private final HistoriaMetricas historia;
   private final List<AppApi> enProceso = new ArrayList<>();
   private HttpClient client;
   /** The console's streams hold their connection while open: their own pool, so they never starve the App's calls. */
   private HttpClient flujos;
   private Router router;
 
-  HiloPeticion(RoleContext role, GatewayConfig config, Gateway.Locales locales, Optional<JsonObject> claveDesarrollo) {
+  HiloPeticion(RoleContext role, GatewayConfig config, Gateway.Locales locales, Optional<JsonObject> claveDesarrollo,
+               HistoriaMetricas historia) {
     this.role = role;
     this.config = config;
     this.locales = locales;
     this.claveDesarrollo = claveDesarrollo;
+    this.historia = historia;
   }
 
   @Override
@@ -67,6 +70,7 @@ final class HiloPeticion extends VerticleBase {
     new Consola(config, role.sql(), claveDesarrollo.map(clave -> DevIssuer.of(vertx, clave, config.jwt())).orElse(null)).mount(router);
     role.guardApp(router);
     router.get("/v1/metricas").handler(ctx -> JsonResponse.ok(ctx, Metricas.muestra(role.registry())));
+    router.get("/v1/metricas/historia").handler(ctx -> JsonResponse.ok(ctx, historia.historia()));
     // The console's live streams, forwarded as they flow (the other forwards wait for the whole answer).
     if (locales.pedidos().isEmpty()) router.get("/v1/pedidos/flujo").handler(ctx -> reenviarFlujo(ctx, config.pedidosUrl()));
     if (locales.cadena().isEmpty()) router.get("/v1/bandeja/flujo").handler(ctx -> reenviarFlujo(ctx, config.cadenaUrl()));

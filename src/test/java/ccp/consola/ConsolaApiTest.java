@@ -111,12 +111,18 @@ class ConsolaApiTest {
   }
 
   @Test
-  @DisplayName("GET /v1/metricas needs a token, and names the four ASRs with their budgets")
+  @DisplayName("GET /v1/metricas needs a token and names the four ASRs with their budgets; /v1/metricas/historia holds the last minutes")
   void metricas() {
     assertThat(Http.get(gateway + "/v1/metricas", null).status()).isEqualTo(401);
     JsonObject muestra = Http.get(gateway + "/v1/metricas", api.token(Db.newActor(servicios.settings(), "CONSULTA"))).json();
     assertThat(muestra.getJsonObject("asr").fieldNames()).containsExactlyInAnyOrder("asr1", "asr2", "asr3", "asr4");
     assertThat(muestra.containsKey("lag_por_grupo")).isTrue();
+
+    String token = api.token(Db.newActor(servicios.settings(), "OPERADOR"));
+    JsonObject historia = await("the gateway's first samples").atMost(Duration.ofSeconds(10))
+      .until(() -> Http.get(gateway + "/v1/metricas/historia", token).json(), h -> h.getJsonArray("muestras").size() >= 2);
+    assertThat(historia.getLong("cada_ms")).isEqualTo(2000);
+    assertThat(historia.getJsonArray("muestras").getJsonObject(0).getJsonObject("asr").fieldNames()).contains("asr1", "asr4");
   }
 
   @Test
