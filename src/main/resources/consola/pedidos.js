@@ -14,8 +14,9 @@ export function paginaPedidos(vista, { llamar, mostrarError, limpiarError }) {
   let paginas = 1;
   let clave = nuevaClave();
 
+  // 128 random bits as hex: getRandomValues works on plain http too (randomUUID needs a secure context).
   function nuevaClave() {
-    return crypto.randomUUID();
+    return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
   }
 
   vista.replaceChildren(el('h1', {}, 'Mis pedidos'),

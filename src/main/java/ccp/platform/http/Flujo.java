@@ -8,6 +8,7 @@ import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -74,7 +75,7 @@ public final class Flujo {
     return () -> una.siguientes().compose(primeras -> otra.siguientes().map(segundas -> {
       if (primeras.isEmpty()) return segundas;
       if (segundas.isEmpty()) return primeras;
-      List<Evento> todas = new java.util.ArrayList<>(primeras);
+      List<Evento> todas = new ArrayList<>(primeras);
       todas.addAll(segundas);
       return todas;
     }));
@@ -123,7 +124,7 @@ public final class Flujo {
           LOG.debug("An event stream's source failed; asked again next tick: {}", ar.cause().toString());
         }
         if (System.nanoTime() - ultimaEscritura >= LATIDO_MS * 1_000_000) escribir(response, ": latido\n\n");
-        timer = ctx.vertx().setTimer(SONDEO_MS, t -> siguiente());
+        if (!cerrada) timer = ctx.vertx().setTimer(SONDEO_MS, t -> siguiente());
       });
     }
 
