@@ -141,8 +141,8 @@ final class ApiPedidos implements AppApi {
   }
 
   /**
-   * The caller's orders live, for the console: {@code pedidos} each time one is created, annulled, or a stage of one of
-   * its newest {@value #MAX_PAGINA} orders' chains moves.
+   * The caller's orders live, for the console: {@code pedidos} each time it creates one, or one of its newest
+   * {@value #MAX_PAGINA} is annulled or has a stage of its chain move (what the console's pages show).
    */
   private void flujo(RoutingContext ctx) {
     propios(ctx);
