@@ -99,6 +99,7 @@ export function paginaSeguridad(vista, { llamar, mostrarError, limpiarError }) {
         r.reacciones.map((x) => el('div', { class: 'reaccion', dataset: { paso: x.paso } },
           el('p', {}, `Escritura ${x.id_escritura.slice(0, 8)} en ${x.servicio} (pedido ${x.pedido.slice(0, 8)}): `, el('strong', { class: 'paso-actual' }, x.paso),
             x.intentos ? ` · ${x.intentos} intento(s) fallidos: ${x.ultimo_error}` : ''),
+          x.compensacion ? el('p', { class: 'ayuda compensacion' }, `Compensación: ${JSON.stringify(x.compensacion)}`) : null,
           lineaDeTiempo([
             { nombre: 'detectada', en: x.t_det }, { nombre: 'abierta', en: x.abierta_en }, { nombre: 'revocada', en: x.revocada_en },
             { nombre: 'terminada', en: x.terminada_en, nota: x.terminada_en ? x.paso : null },

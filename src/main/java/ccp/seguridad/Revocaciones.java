@@ -9,7 +9,7 @@ import io.vertx.sqlclient.Tuple;
 /**
  * The security area's view of who is stopped (GET /v1/revocaciones): every actor in force in the Lista de revocación
  * or blocked in the Gestor's directory, with the revocation's reason and expiry and each reaction to that actor's
- * improper writes with its step, tries and times (RegistroReacciones). Read only.
+ * improper writes with its step, tries, times and what its compensation did (RegistroReacciones). Read only.
  */
 final class Revocaciones {
 
@@ -27,19 +27,24 @@ final class Revocaciones {
                                'id_escritura', x.id_escritura, 'servicio', x.servicio, 'pedido', x.pedido, 'paso', x.paso,
                                't_det', x.t_det, 'abierta_en', x.abierta_en, 'revocada_en', x.revocada_en,
                                'actualizada_en', x.actualizada_en, 'terminada_en', x.terminada_en,
-                               'intentos', x.intentos, 'ultimo_error', x.ultimo_error) ORDER BY x.t_det)
+                               'intentos', x.intentos, 'ultimo_error', x.ultimo_error, 'compensacion', x.compensacion)
+                               ORDER BY x.t_det)
                              FROM seguridad.registro_reacciones x WHERE x.actor = d.actor), '[]')) AS detenido
     FROM detenidos d
     LEFT JOIN seguridad.lista_revocacion r ON r.actor = d.actor
     LEFT JOIN gestor.actores g ON g.id = d.actor
     ORDER BY r.revocado_en DESC NULLS LAST, d.actor
     LIMIT $1""";
-  /** What the list shows changes when one of these does (the reactions' steps move their actualizada_en). */
+  /**
+   * What the list shows changes when one of these does: the revocations in force, their actors' reactions (each step
+   * moves its actualizada_en) and the blocked actors.
+   */
   private static final String HUELLA = """
+    WITH revocados AS (SELECT actor, revocado_en, vence_en FROM seguridad.lista_revocacion WHERE vence_en > now())
     SELECT concat_ws('/',
-             (SELECT count(*) || ':' || coalesce(max(revocado_en)::text, '') || ':' || coalesce(max(vence_en)::text, '')
-              FROM seguridad.lista_revocacion WHERE vence_en > now()),
-             (SELECT coalesce(max(actualizada_en)::text, '') FROM seguridad.registro_reacciones),
+             (SELECT count(*) || ':' || coalesce(max(revocado_en)::text, '') || ':' || coalesce(max(vence_en)::text, '') FROM revocados),
+             (SELECT count(*) || ':' || coalesce(max(x.actualizada_en)::text, '')
+              FROM seguridad.registro_reacciones x WHERE x.actor IN (SELECT actor FROM revocados)),
              (SELECT count(*) FROM gestor.actores WHERE bloqueado)) AS huella""";
 
   private final SqlClient sql;
