@@ -2,6 +2,7 @@ package ccp.cadena;
 
 import ccp.platform.http.Actor;
 import ccp.platform.http.ApiErrors;
+import ccp.platform.http.Flujo;
 import ccp.platform.http.JsonBody;
 import ccp.platform.http.JsonResponse;
 import ccp.platform.http.Tokens;
@@ -19,7 +20,9 @@ import java.util.regex.Pattern;
 
 /**
  * The Bandeja's routes for the person responsible for escalated orders (profile OPERADOR): list and read items,
- * close one with a reason, or retry an escalated stage once more (it goes back to EN_REINTENTO with a new attempt).
+ * close one with a reason, or retry an escalated stage once more (it goes back to EN_REINTENTO with a new attempt); and
+ * follow it live ({@code GET /v1/bandeja/flujo}: {@code bandeja} whenever an item arrives or leaves the open ones); and
+ * read an item's order chain with its deadlines and signals ({@code GET /v1/bandeja/{id}/cadena}).
  */
 final class ApiBandeja implements AppApi {
 
@@ -41,7 +44,9 @@ final class ApiBandeja implements AppApi {
   public void mount(Router router) {
     router.route("/v1/bandeja*").handler(Tokens.requirePerfil("OPERADOR"));
     router.get("/v1/bandeja").handler(this::listar);
+    router.get("/v1/bandeja/flujo").handler(ctx -> Flujo.abrir(ctx, Flujo.cambios("bandeja", cadenas::huellaBandeja)));
     router.get("/v1/bandeja/:id").handler(this::leer);
+    router.get("/v1/bandeja/:id/cadena").handler(this::cadena);
     router.post("/v1/bandeja/:id/cierre").handler(this::cerrar);
     router.post("/v1/bandeja/:id/reintento").handler(this::reintentar);
   }
@@ -62,6 +67,15 @@ final class ApiBandeja implements AppApi {
     cadenas.itemBandeja(id).onSuccess(item -> {
       if (item.isEmpty()) ApiErrors.send(ctx, 404, "not_found", "no inbox item " + id);
       else JsonResponse.ok(ctx, item.get());
+    }).onFailure(ctx::fail);
+  }
+
+  /** The item's order chain with each stage's deadline, escalation and signals: what the person responsible decides on. */
+  private void cadena(RoutingContext ctx) {
+    UUID id = id(ctx);
+    cadenas.cadenaDelItem(id).onSuccess(cadena -> {
+      if (cadena.isEmpty()) ApiErrors.send(ctx, 404, "not_found", "no inbox item " + id + " with an order's chain");
+      else JsonResponse.ok(ctx, cadena.get());
     }).onFailure(ctx::fail);
   }
 

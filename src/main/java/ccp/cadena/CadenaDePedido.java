@@ -3,6 +3,7 @@ package ccp.cadena;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -20,4 +21,10 @@ public interface CadenaDePedido {
    * has no stages.
    */
   Future<Optional<JsonObject>> de(UUID pedido);
+
+  /**
+   * A fingerprint of the chains of {@code pedidos} that changes whenever one of them starts, ends or has a stage move:
+   * the console's live view of an actor's orders compares it, not the chains themselves.
+   */
+  Future<String> huella(List<UUID> pedidos);
 }

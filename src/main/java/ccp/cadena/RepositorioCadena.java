@@ -169,6 +169,12 @@ final class RepositorioCadena implements RegistroSenales, CadenaDePedido {
   }
 
   @Override
+  public Future<String> huella(List<UUID> pedidos) {
+    return sql.preparedQuery(SqlCadena.HUELLA_DE_PEDIDOS).execute(Tuple.of(pedidos.toArray(UUID[]::new)))
+      .map(rows -> rows.iterator().next().getString("huella"));
+  }
+
+  @Override
   public Future<Optional<JsonObject>> de(UUID pedido) {
     return sql.preparedQuery(SqlCadena.CADENA_DE_PEDIDO).execute(Tuple.of(pedido)).map(rows -> {
       if (rows.size() == 0) return Optional.empty();
@@ -240,6 +246,21 @@ final class RepositorioCadena implements RegistroSenales, CadenaDePedido {
   Future<Boolean> marcarReintento(UUID id, String quien) {
     return sql.preparedQuery(SqlBandeja.MARCAR_REINTENTO).execute(Tuple.of(id, "reintentado por " + quien))
       .map(rows -> rows.size() == 1);
+  }
+
+  /** Changes whenever an item enters the Bandeja or leaves its open ones (the console's live list). */
+  Future<String> huellaBandeja() {
+    return sql.query(SqlBandeja.HUELLA).execute().map(rows -> rows.iterator().next().getString("huella"));
+  }
+
+  /** The chain of the item's order, with deadlines and signals; empty when the item has no order or it has no chain. */
+  Future<Optional<JsonObject>> cadenaDelItem(UUID item) {
+    return sql.preparedQuery(SqlBandeja.CADENA_DEL_ITEM).execute(Tuple.of(item))
+      .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getJsonObject("cadena")));
+  }
+
+  Future<Long> abiertosBandeja() {
+    return sql.query(SqlBandeja.ABIERTOS).execute().map(rows -> rows.iterator().next().getLong("abiertos"));
   }
 
   Future<JsonArray> itemsBandeja(String estado, int limit) {

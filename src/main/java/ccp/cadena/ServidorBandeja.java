@@ -1,20 +1,27 @@
 package ccp.cadena;
 
+import ccp.platform.async.PeriodicTask;
 import ccp.platform.role.AppApi;
 import ccp.platform.role.RoleContext;
+import io.micrometer.core.instrument.Gauge;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.ext.web.Router;
 
+import java.util.concurrent.atomic.AtomicLong;
+
 /**
  * The cadena role's own port ({@code cadena.port}) for the Bandeja's and Logística's routes, behind the token and
- * revocation checks.
+ * revocation checks; and the gauge of the Bandeja's open items ({@code bandeja_abiertos}).
  */
 final class ServidorBandeja extends VerticleBase {
+
+  private static final long CONTEO_MS = 2000;
 
   private final RoleContext role;
   private final CadenaConfig config;
   private AppApi api;
+  private PeriodicTask contador;
 
   ServidorBandeja(RoleContext role, CadenaConfig config) {
     this.role = role;
@@ -27,11 +34,18 @@ final class ServidorBandeja extends VerticleBase {
     Router router = role.router(vertx);
     role.guardApp(router);
     api.mount(router);
+    // The ASR board's open count (GET /v1/metricas): the Bandeja's open items, counted every CONTEO_MS.
+    AtomicLong abiertos = new AtomicLong();
+    Gauge.builder("bandeja_abiertos", abiertos, AtomicLong::get).description("Open items of the Bandeja de pedidos escalados")
+      .register(role.registry());
+    RepositorioCadena cadenas = new RepositorioCadena(role.sql());
+    contador = PeriodicTask.every(vertx, CONTEO_MS, "Bandeja open count", () -> cadenas.abiertosBandeja().onSuccess(abiertos::set));
     return role.listen(vertx, router, config.port(), 1);
   }
 
   @Override
   public Future<?> stop() {
+    contador.cancel();
     return api.close();
   }
 }

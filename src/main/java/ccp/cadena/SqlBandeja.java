@@ -43,6 +43,34 @@ final class SqlBandeja {
     SELECT id, tipo, pedido, etapa, detalle, estado, abierta_en, cerrada_en, cierre FROM cadena.bandeja
     WHERE estado = $1 ORDER BY abierta_en DESC LIMIT $2""";
 
+  static final String HUELLA = """
+    SELECT count(*) FILTER (WHERE estado = 'ABIERTO') || ':' || coalesce(max(abierta_en)::text, '') || ':'
+           || coalesce(max(cerrada_en)::text, '') AS huella
+    FROM cadena.bandeja""";
+
+  static final String ABIERTOS = "SELECT count(*) AS abiertos FROM cadena.bandeja WHERE estado = 'ABIERTO'";
+
+  /**
+   * An order's chain as the person responsible reads it from an item: each stage's state and attempt with its deadline,
+   * the escalation's publication and the Monitor's signals (RegistroSenales), which the order's own reader is not granted.
+   */
+  static final String CADENA_DEL_ITEM = """
+    SELECT json_build_object('estado', c.estado, 'iniciada_en', c.iniciada_en, 'terminada_en', c.terminada_en,
+             'etapas', coalesce((SELECT json_agg(json_build_object(
+                                   'etapa', e.etapa, 'estado', e.estado, 'intento', e.intento, 'plazo', e.plazo,
+                                   'en_curso_desde', e.en_curso_desde, 'reintento_desde', e.reintento_desde,
+                                   'escalada_publicada_en', e.escalada_publicada_en, 'actualizada_en', e.actualizada_en,
+                                   'senales', coalesce((SELECT json_agg(json_build_object(
+                                                          'intento', s.intento, 'motivo', s.motivo,
+                                                          'senalada_en', s.senalada_en, 'publicada_en', s.publicada_en)
+                                                          ORDER BY s.intento)
+                                                        FROM cadena.registro_senales s
+                                                        WHERE s.pedido = e.pedido AND s.etapa = e.etapa), '[]'))
+                                   ORDER BY e.orden)
+                                 FROM cadena.cadena_etapa e WHERE e.pedido = c.pedido), '[]')) AS cadena
+    FROM cadena.bandeja b JOIN cadena.cadenas c ON c.pedido = b.pedido
+    WHERE b.id = $1""";
+
   static final String LEER = """
     SELECT id, tipo, pedido, etapa, detalle, estado, abierta_en, cerrada_en, cierre FROM cadena.bandeja WHERE id = $1""";
 

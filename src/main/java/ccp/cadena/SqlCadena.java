@@ -144,6 +144,12 @@ final class SqlCadena {
     FROM cadena.cadenas c LEFT JOIN cadena.cadena_etapa e ON e.pedido = c.pedido
     WHERE c.pedido = $1 ORDER BY e.orden""";
 
+  /** What {@link CadenaDePedido#huella} compares: how many chains started and ended, and their stages' last move. */
+  static final String HUELLA_DE_PEDIDOS = """
+    SELECT concat_ws('/',
+             (SELECT count(*) || ':' || count(terminada_en) FROM cadena.cadenas WHERE pedido = ANY($1)),
+             (SELECT max(actualizada_en)::text FROM cadena.cadena_etapa WHERE pedido = ANY($1))) AS huella""";
+
   /**
    * A page of Logística's finished orders, in arrival order, after the cursor ({@code $1, $2}: the last order's arrival
    * and id). Only the chains still LISTO: an order annulled after it finished (DETENIDO) is not to be shipped.

@@ -24,6 +24,9 @@ public final class Gateway {
   public static Future<Void> deploy(RoleContext role, GatewayConfig config, Locales locales, ListaRevocacion lista) {
     // Ready only when the list (migrated by the seguridad and gestor roles) can be read.
     role.health().readyWhileAnswering("lista-revocacion", () -> lista.estado("readiness-probe"));
-    return role.deploy(() -> new HiloPeticion(role, config, locales), role.httpInstances()).mapEmpty();
+    HistoriaMetricas historia = new HistoriaMetricas(role.registry());
+    return role.vertx().deployVerticle(historia)
+      .compose(id -> Consola.claveDesarrollo(role.vertx(), config, role.http().clientTimeoutMs()))
+      .compose(clave -> role.deploy(() -> new HiloPeticion(role, config, locales, clave, historia), role.httpInstances())).mapEmpty();
   }
 }

@@ -6,6 +6,7 @@ import ccp.etapas.Comprobantes;
 import ccp.etapas.Etapas;
 import ccp.platform.http.Actor;
 import ccp.platform.http.ApiErrors;
+import ccp.platform.http.Flujo;
 import ccp.platform.http.JsonBody;
 import ccp.platform.http.JsonResponse;
 import ccp.platform.outbox.Outbox;
@@ -13,10 +14,14 @@ import ccp.platform.role.AppApi;
 import ccp.platform.role.RoleContext;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Base64;
 import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -24,11 +29,12 @@ import java.util.regex.Pattern;
 /**
  * The App's order routes (B1): an order is written with its outbox event by one statement, then the RelevoOutbox is
  * woken; orders are read back, with the state of their chain and Facturación's invoice, by their writer, CONSULTA,
- * SEGURIDAD or OPERADOR. Permissions are not checked on writes: in the view an improper write is written, then detected
+ * SEGURIDAD or OPERADOR; a vendedor lists its own, a page at a time, and follows them live (the console's Mis pedidos). Permissions are not checked on writes: in the view an improper write is written, then detected
  * (B3–B6).
  */
 final class ApiPedidos implements AppApi {
 
+  private static final int MAX_PAGINA = 50;
   private static final Pattern CLAVE = Pattern.compile("[A-Za-z0-9_-]{1,128}");
   /**
    * Who reads any order, besides its writer: the read-only profile, the security area (the orders the Reacción
@@ -53,6 +59,8 @@ final class ApiPedidos implements AppApi {
   @Override
   public void mount(Router router) {
     router.post("/v1/pedidos").handler(this::crear);
+    router.get("/v1/pedidos").handler(this::listar);
+    router.get("/v1/pedidos/flujo").handler(this::flujo);
     router.get("/v1/pedidos/:pedido").handler(this::leer);
   }
 
@@ -109,6 +117,73 @@ final class ApiPedidos implements AppApi {
       }
       return Future.succeededFuture();
     }).onFailure(ctx::fail);
+  }
+
+  /**
+   * The caller's own orders, newest first, each with its chain and documents, a page at a time ({@code limit}, 1 to
+   * {@value #MAX_PAGINA}; {@code siguiente} is the cursor of the next page, null after the last). {@code actor=me} is
+   * required: no one lists another actor's orders here.
+   */
+  private void listar(RoutingContext ctx) {
+    propios(ctx);
+    int limit = pagina(ctx.queryParams().get("limit"));
+    Cursor antes = Cursor.parse(ctx.queryParams().get("despues_de"));
+    pedidos.deActor(Actor.of(ctx).id(), antes == null ? null : antes.creadoEn(), antes == null ? null : antes.pedido(), limit)
+      .compose(pagina -> Future.all(pagina.stream().map(p -> conSuCadena(UUID.fromString(p.getString("pedido")), p)).toList())
+        .map(completos -> {
+          JsonObject ultimo = pagina.size() < limit ? null : pagina.get(pagina.size() - 1);
+          return new JsonObject().put("pedidos", new JsonArray(completos.list()))
+            .put("siguiente", ultimo == null ? null : new Cursor(Instant.parse(ultimo.getString("creado_en")),
+              UUID.fromString(ultimo.getString("pedido"))).text());
+        }))
+      .onSuccess(body -> JsonResponse.ok(ctx, body))
+      .onFailure(ctx::fail);
+  }
+
+  /**
+   * The caller's orders live, for the console: {@code pedidos} each time it creates one, or one of its newest
+   * {@value #MAX_PAGINA} is annulled or has a stage of its chain move (what the console's pages show).
+   */
+  private void flujo(RoutingContext ctx) {
+    propios(ctx);
+    String actor = Actor.of(ctx).id();
+    Flujo.abrir(ctx, Flujo.cambios("pedidos", () -> pedidos.huella(actor, MAX_PAGINA)
+      .compose(propios -> cadenas.huella(propios.recientes()).map(cadena -> propios.texto() + "/" + cadena))));
+  }
+
+  private static void propios(RoutingContext ctx) {
+    if (!"me".equals(ctx.queryParams().get("actor"))) {
+      throw new JsonBody.BadRequest("actor", "must be 'me': the orders listed are the caller's own");
+    }
+  }
+
+  private static int pagina(String raw) {
+    if (raw == null) return 20;
+    try {
+      int value = Integer.parseInt(raw);
+      if (value >= 1 && value <= MAX_PAGINA) return value;
+    } catch (NumberFormatException ignored) {
+      // reported below
+    }
+    throw new JsonBody.BadRequest("limit", "must be an integer from 1 to " + MAX_PAGINA);
+  }
+
+  /** Where a page of an actor's orders ended: its last order's creation and id, as one opaque text. */
+  record Cursor(Instant creadoEn, UUID pedido) {
+    String text() {
+      return Base64.getUrlEncoder().withoutPadding().encodeToString((creadoEn + " " + pedido).getBytes(StandardCharsets.UTF_8));
+    }
+
+    static Cursor parse(String raw) {
+      if (raw == null) return null;
+      try {
+        String[] parts = new String(Base64.getUrlDecoder().decode(raw), StandardCharsets.UTF_8).split(" ");
+        if (parts.length == 2) return new Cursor(Instant.parse(parts[0]), UUID.fromString(parts[1]));
+      } catch (IllegalArgumentException | java.time.format.DateTimeParseException ignored) {
+        // reported below
+      }
+      throw new JsonBody.BadRequest("despues_de", "must be the 'siguiente' of a previous page");
+    }
   }
 
   /**

@@ -11,6 +11,8 @@ import io.vertx.sqlclient.Tuple;
 
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -46,6 +48,19 @@ final class RepositorioPedidos {
   private static final String RESPUESTA = "SELECT huella_cuerpo, estado_http, respuesta FROM pedidos.idempotencia WHERE actor = $1 AND clave = $2";
   private static final String LEER = """
     SELECT id, actor, tendero, lineas, estado, creado_en, anulado_en, motivo_anulacion FROM pedidos.pedidos WHERE id = $1""";
+  /** A page of an actor's orders, newest first, after the cursor ({@code $2, $3}: the last order's creation and id). */
+  private static final String DE_ACTOR = """
+    SELECT id, actor, tendero, lineas, estado, creado_en, anulado_en, motivo_anulacion FROM pedidos.pedidos
+    WHERE actor = $1 AND ($2::timestamptz IS NULL OR (creado_en, id) < ($2, $3))
+    ORDER BY creado_en DESC, id DESC LIMIT $4""";
+  /**
+   * The console's live view of an actor's orders: the newest ones' ids and states (what its pages show), through the
+   * index on (actor, creado_en), whatever the actor's history.
+   */
+  private static final String HUELLA_DE_ACTOR = """
+    SELECT coalesce(array_agg(id ORDER BY creado_en DESC, id DESC), '{}') AS recientes,
+           coalesce(string_agg(id || ':' || estado, ',' ORDER BY creado_en DESC, id DESC), '') AS estados
+    FROM (SELECT id, estado, creado_en FROM pedidos.pedidos WHERE actor = $1 ORDER BY creado_en DESC, id DESC LIMIT $2) r""";
   /** The annulment and its outbox event in one statement: the chain learns of it as of any committed write. */
   private static final String ANULAR = """
     WITH anulado AS (
@@ -91,20 +106,44 @@ final class RepositorioPedidos {
     });
   }
 
+  /** What the console compares to see an actor's orders change: the newest ones, with their states, and their ids. */
+  record Huella(String texto, List<UUID> recientes) {}
+
+  Future<Huella> huella(String actor, int recientes) {
+    return sql.preparedQuery(HUELLA_DE_ACTOR).execute(Tuple.of(actor, recientes)).map(rows -> {
+      Row row = rows.iterator().next();
+      return new Huella(row.getString("estados"), List.of(row.getArrayOfUUIDs("recientes")));
+    });
+  }
+
+  /** Up to {@code limit} of {@code actor}'s orders created before ({@code antesEn}, {@code antesId}); null: the newest. */
+  Future<List<JsonObject>> deActor(String actor, Instant antesEn, UUID antesId, int limit) {
+    return sql.preparedQuery(DE_ACTOR)
+      .execute(Tuple.of(actor, antesEn == null ? null : antesEn.atOffset(ZoneOffset.UTC), antesId, limit))
+      .map(rows -> {
+        List<JsonObject> list = new ArrayList<>();
+        for (Row row : rows) list.add(toJson(row));
+        return list;
+      });
+  }
+
   Future<Optional<JsonObject>> leer(UUID id) {
     return sql.preparedQuery(LEER).execute(Tuple.of(id)).map(rows -> {
       if (rows.size() == 0) return Optional.empty();
-      Row row = rows.iterator().next();
-      return Optional.of(new JsonObject()
-        .put("pedido", row.getUUID("id").toString())
-        .put("estado", row.getString("estado"))
-        .put("actor", row.getString("actor"))
-        .put("tendero", row.getString("tendero"))
-        .put("lineas", row.getJsonArray("lineas"))
-        .put("creado_en", row.getOffsetDateTime("creado_en").toInstant().toString())
-        .put("anulado_en", row.getOffsetDateTime("anulado_en") == null ? null : row.getOffsetDateTime("anulado_en").toInstant().toString())
-        .put("motivo_anulacion", row.getString("motivo_anulacion")));
+      return Optional.of(toJson(rows.iterator().next()));
     });
+  }
+
+  private static JsonObject toJson(Row row) {
+    return new JsonObject()
+      .put("pedido", row.getUUID("id").toString())
+      .put("estado", row.getString("estado"))
+      .put("actor", row.getString("actor"))
+      .put("tendero", row.getString("tendero"))
+      .put("lineas", row.getJsonArray("lineas"))
+      .put("creado_en", row.getOffsetDateTime("creado_en").toInstant().toString())
+      .put("anulado_en", row.getOffsetDateTime("anulado_en") == null ? null : row.getOffsetDateTime("anulado_en").toInstant().toString())
+      .put("motivo_anulacion", row.getString("motivo_anulacion"));
   }
 
   /** True when this call annulled the order; false when it was annulled already. */

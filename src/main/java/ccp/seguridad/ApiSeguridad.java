@@ -3,6 +3,7 @@ package ccp.seguridad;
 import ccp.platform.role.RoleContext;
 import ccp.platform.http.Actor;
 import ccp.platform.http.ApiErrors;
+import ccp.platform.http.Flujo;
 import ccp.platform.http.JsonBody;
 import ccp.platform.http.JsonResponse;
 import ccp.platform.http.Tokens;
@@ -26,7 +27,9 @@ import java.util.regex.Pattern;
  * ControladorRegistro. A vendedor cannot register a device for itself: a stolen token would then silence ASR-1. And the
  * lift of a revocation ({@code POST /v1/revocaciones/{actor}/levantamiento}), recorded with who, when and why. On the
  * same port, the Shared Signals transmitter's metadata, keys, stream management and poll ({@link ApiSsf}) and, when an
- * identity provider is configured, the receiver of its SETs ({@link ReceptorSenales}).
+ * identity provider is configured, the receiver of its SETs ({@link ReceptorSenales}). For the console: the live feed of
+ * alerts and of changes to who is stopped ({@code GET /v1/alertas/flujo}, {@link FlujoAlertas}) and the revoked and
+ * blocked actors with their reactions ({@code GET /v1/revocaciones}, {@link Revocaciones}).
  */
 final class ApiSeguridad extends VerticleBase {
 
@@ -39,6 +42,7 @@ final class ApiSeguridad extends VerticleBase {
   private Avisos avisos;
   private ControladorRegistro registro;
   private RegistroReacciones reacciones;
+  private Revocaciones revocaciones;
   private ClavesEmisor claves;
   private EventPublisher publisher;
 
@@ -53,9 +57,12 @@ final class ApiSeguridad extends VerticleBase {
     avisos = new Avisos(role.sql());
     registro = new ControladorRegistro(role.sql());
     reacciones = new RegistroReacciones(role.sql());
+    revocaciones = new Revocaciones(role.sql());
     Router router = role.router(vertx);
     role.guardApp(router).handler(Tokens.requirePerfil("SEGURIDAD"));
     router.get("/v1/alertas").handler(this::listarAlertas);
+    router.get("/v1/alertas/flujo").handler(ctx -> Flujo.abrir(ctx, new FlujoAlertas(avisos, revocaciones)));
+    router.get("/v1/revocaciones").handler(this::listarRevocaciones);
     router.put("/v1/dispositivos/:vendedor").handler(this::registrarCambio);
     router.post("/v1/revocaciones/:actor/levantamiento").handler(this::levantar);
     new ApiSsf(vertx, role.sql(), firma, config.ssf(), role.registry()).mount(router);
@@ -80,6 +87,12 @@ final class ApiSeguridad extends VerticleBase {
     int limit = limit(ctx.queryParams().get("limit"));
     avisos.listar(actor, limit, pendientes(ctx.queryParams().get("pendientes")))
       .onSuccess(list -> JsonResponse.ok(ctx, new JsonObject().put("alertas", list)))
+      .onFailure(ctx::fail);
+  }
+
+  private void listarRevocaciones(RoutingContext ctx) {
+    revocaciones.listar(limit(ctx.queryParams().get("limit")))
+      .onSuccess(list -> JsonResponse.ok(ctx, new JsonObject().put("detenidos", list)))
       .onFailure(ctx::fail);
   }
 

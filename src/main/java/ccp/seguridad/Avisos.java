@@ -10,6 +10,8 @@ import io.vertx.sqlclient.Tuple;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -23,7 +25,7 @@ final class Avisos {
     INSERT INTO seguridad.avisos (id_alerta, tipo, actor, detalle, t0)
     VALUES ($1, $2, $3, $4, $5)
     ON CONFLICT (id_alerta) DO NOTHING""";
-  private static final String LISTAR = """
+  private static final String COLUMNAS = """
     SELECT a.id_alerta, a.tipo, a.actor, a.detalle, a.t0, a.recibido_en, a.entregado_en,
            coalesce((SELECT json_agg(json_build_object(
                        'stream_id', e.id_flujo, 'jti', e.jti, 'event_type', e.tipo_evento, 'intentos', e.intentos,
@@ -31,10 +33,18 @@ final class Avisos {
                        ORDER BY e.id_flujo, e.tipo_evento)
                      FROM seguridad.ssf_entregas e WHERE e.id_alerta = a.id_alerta), '[]') AS entregas
     FROM seguridad.avisos a
+    """;
+  private static final String LISTAR = COLUMNAS + """
     WHERE ($1::text IS NULL OR a.actor = $1)
       AND (NOT $3 OR EXISTS (SELECT 1 FROM seguridad.ssf_entregas e WHERE e.id_alerta = a.id_alerta AND e.entregada_en IS NULL))
     ORDER BY a.recibido_en DESC, a.id_alerta
     LIMIT $2""";
+  /** The console's feed: the alerts stored after an instant, oldest first. */
+  private static final String RECIBIDAS_TRAS = COLUMNAS + """
+    WHERE a.recibido_en > $1
+    ORDER BY a.recibido_en, a.id_alerta
+    LIMIT 200""";
+  private static final String AHORA = "SELECT now() AS ahora";
 
   private final SqlClient sql;
 
@@ -57,6 +67,20 @@ final class Avisos {
       for (Row row : rows) list.add(toJson(row));
       return list;
     });
+  }
+
+  /** The alerts stored after {@code desde}, oldest first (at most 200). */
+  Future<List<JsonObject>> recibidasTras(Instant desde) {
+    return sql.preparedQuery(RECIBIDAS_TRAS).execute(Tuple.of(desde.atOffset(ZoneOffset.UTC))).map(rows -> {
+      List<JsonObject> list = new ArrayList<>();
+      for (Row row : rows) list.add(toJson(row));
+      return list;
+    });
+  }
+
+  /** The database's clock: the feed's cursor compares with the rows' {@code recibido_en}, which it stamps. */
+  Future<Instant> ahora() {
+    return sql.query(AHORA).execute().map(rows -> rows.iterator().next().getOffsetDateTime("ahora").toInstant());
   }
 
   private static JsonObject toJson(Row row) {

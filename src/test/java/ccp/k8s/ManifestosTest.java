@@ -320,6 +320,19 @@ class ManifestosTest {
     client.getJsonArray("protocolMappers").forEach(m -> mappers.put(((JsonObject) m).getString("protocolMapper"), ((JsonObject) m).getJsonObject("config")));
     assertThat(mappers.get("oidc-audience-mapper").getString("included.client.audience")).isEqualTo(client.getString("clientId"));
     assertThat(mappers.get("oidc-usermodel-attribute-mapper").getString("claim.name")).isEqualTo("perfil");
+    // The web console signs in at the same realm as its own public client, with PKCE, and gets App tokens.
+    assertThat(clusterEnv.get("CCP_CONSOLA_OIDC_ISSUER")).isEqualTo(clusterEnv.get("CCP_JWT_ISSUER"));
+    JsonObject consola = realm.getJsonArray("clients").stream().map(JsonObject.class::cast)
+      .filter(c -> clusterEnv.get("CCP_CONSOLA_OIDC_CLIENT_ID").equals(c.getString("clientId"))).findFirst()
+      .orElseThrow(() -> new AssertionError("no client for the console " + clusterEnv.get("CCP_CONSOLA_OIDC_CLIENT_ID")));
+    assertThat(consola.getBoolean("publicClient")).isTrue();
+    assertThat(consola.getBoolean("directAccessGrantsEnabled")).as("no password grant").isFalse();
+    assertThat(consola.getJsonObject("attributes").getString("pkce.code.challenge.method")).isEqualTo("S256");
+    assertThat(consola.getJsonArray("redirectUris").getList()).allMatch(u -> u.toString().endsWith("/consola/"));
+    Map<String, JsonObject> deLaConsola = new TreeMap<>();
+    consola.getJsonArray("protocolMappers").forEach(m -> deLaConsola.put(((JsonObject) m).getString("protocolMapper"), ((JsonObject) m).getJsonObject("config")));
+    assertThat(deLaConsola.get("oidc-audience-mapper").getString("included.client.audience")).isEqualTo(clusterEnv.get("CCP_JWT_AUDIENCE"));
+    assertThat(deLaConsola.get("oidc-usermodel-attribute-mapper").getString("claim.name")).isEqualTo("perfil");
     JsonObject profile = new JsonObject(realm.getJsonObject("components").getJsonArray("org.keycloak.userprofile.UserProfileProvider")
       .getJsonObject(0).getJsonObject("config").getJsonArray("kc.user.profile.config").getString(0));
     JsonObject perfil = profile.getJsonArray("attributes").stream().map(JsonObject.class::cast)

@@ -86,6 +86,10 @@ public final class Settings {
     text("peer.private-key", v -> true, "empty or the private JWK of this process's calling role");
     text("peer.jwks", v -> true, "empty or the JWK Set of the calling roles' public keys");
     bool("demo.seed");
+    text("consola.oidc.issuer", v -> v.isEmpty() || (isHttpUrl(v) && !v.endsWith("/")),
+      "empty (no OIDC sign-in on the console) or the http(s) issuer URL, no trailing slash, whose "
+        + ".well-known/openid-configuration the console reads");
+    text("consola.oidc.client-id", v -> v.matches("[A-Za-z0-9._-]{1,128}"), "the console's public OIDC client id");
     text("ssf.issuer", v -> isHttpUrl(v) && !v.endsWith("/") && !v.contains("?") && !v.contains("#"),
       "the transmitter's issuer: the http(s) base URL receivers reach it at, no trailing slash, query or fragment");
     text("ssf.private-key", v -> true, "empty or the private RSA JWK the SETs are signed with");

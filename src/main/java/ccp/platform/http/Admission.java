@@ -24,7 +24,8 @@ import java.util.Optional;
  * The security paths have priority: their class (sessions, devices, alerts, revocations, Shared Signals) tolerates
  * four times its usual latency before it gives up concurrency, the others one and a half times. When orders flood the
  * machine, the orders' limit shrinks first and the sessions keep theirs. Each router (one per verticle) has its own
- * limiters, confined to its event loop; the library's limiter and Gradient2 are lock-free.
+ * limiters, confined to its event loop; the library's limiter and Gradient2 are lock-free. An event stream ({@link Flujo})
+ * is admitted, then holds no place.
  */
 public final class Admission {
 
@@ -69,6 +70,13 @@ public final class Admission {
         return;
       }
       Limiter.Listener listener = admitted.get();
+      if (Flujo.pedido(ctx)) {
+        // The console's event stream lasts while its page is open: admitted like any request, it gives its place back
+        // at once and is not measured (its duration is no latency, and would shrink its class's limit).
+        listener.onIgnore();
+        ctx.next();
+        return;
+      }
       ctx.addEndHandler(ended -> {
         if (ended.failed() || ctx.response().getStatusCode() >= 500) listener.onDropped();
         else listener.onSuccess();

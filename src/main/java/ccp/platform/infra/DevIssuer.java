@@ -41,6 +41,11 @@ public final class DevIssuer {
     return new DevIssuer(JWTAuth.create(vertx, new JWTAuthOptions().addJwk(key)), key.getString("alg"), JwtConfig.from(settings));
   }
 
+  /** The issuer of an existing private {@code key} (the console's development sign-in, which never makes one). */
+  public static DevIssuer of(Vertx vertx, JsonObject key, JwtConfig config) {
+    return new DevIssuer(JWTAuth.create(vertx, new JWTAuthOptions().addJwk(key)), key.getString("alg"), config);
+  }
+
   /** The private JWK in {@code dataDir}, generated the first time. */
   public static JsonObject key(Path dataDir) throws IOException {
     Path file = dataDir.resolve(FILE);

@@ -1,0 +1,300 @@
+package ccp.consola;
+
+import ccp.app.Role;
+import ccp.support.Api;
+import ccp.support.Db;
+import ccp.support.Http;
+import ccp.support.RunningApp;
+import ccp.support.SharedInfra;
+import ccp.support.TestTokens;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The console's server side (issue 17), through a gateway that forwards to the roles over HTTP as in a deployment:
+ * the pages and the development sign-in, the ASR board's sample, a vendedor's orders a page at a time, the revoked
+ * actors with their reactions, and the live streams that the pages follow.
+ */
+@DisplayName("The console: its pages and sign-in, and the API additions its pages call")
+class ConsolaApiTest {
+
+  private static RunningApp servicios;
+  private static RunningApp puerta;
+  private static Api api;
+  private static String gateway;
+  private static final HttpClient CLIENT = HttpClient.newHttpClient();
+
+  @BeforeAll
+  static void start() throws Exception {
+    var cluster = SharedInfra.settings();
+    servicios = RunningApp.start(cluster, EnumSet.complementOf(EnumSet.of(Role.GATEWAY)));
+    puerta = RunningApp.start(SharedInfra.process(cluster, Map.of()), EnumSet.of(Role.GATEWAY));
+    gateway = puerta.gatewayUrl();
+    api = new Api(gateway, TestTokens.devIssuer(servicios.app().vertx()));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    try {
+      if (puerta != null) puerta.close();
+    } finally {
+      if (servicios != null) servicios.close();
+    }
+  }
+
+  @Test
+  @DisplayName("the gateway serves the console's pages with a strict CSP, and the development sign-in beside the development issuer")
+  void paginasYAccesoDeDesarrollo() {
+    Http.Response pagina = Http.get(gateway + "/consola/", null);
+    assertThat(pagina.status()).isEqualTo(200);
+    assertThat(pagina.body()).contains("<script type=\"module\"");
+    assertThat(Http.get(gateway + "/consola/app.js", null).status()).isEqualTo(200);
+
+    JsonObject config = Http.get(gateway + "/consola/config.json", null).json();
+    assertThat(config.getBoolean("desarrollo")).isTrue();
+    assertThat(Http.get(gateway + "/consola/desarrollo/actores", null).json().getJsonArray("actores").encode())
+      .contains("seguridad-1", "operador-1", "vendedor-1");
+
+    String vendedor = Db.newActor(servicios.settings(), "VENDEDOR");
+    JsonObject sesion = Http.post(gateway + "/consola/desarrollo/sesion", null, "{\"actor\":\"" + vendedor + "\"}").json();
+    assertThat(sesion.getString("perfil")).isEqualTo("VENDEDOR");
+    assertThat(Http.get(gateway + "/v1/pedidos?actor=me", sesion.getString("token")).status()).isEqualTo(200);
+
+    Http.Response desconocido = Http.post(gateway + "/consola/desarrollo/sesion", null, "{\"actor\":\"nadie-" + System.nanoTime() + "\"}");
+    assertThat(desconocido.status()).isEqualTo(404);
+    assertThat(desconocido.json().getString("error")).isEqualTo("unknown_actor");
+    assertThat(Http.post(gateway + "/consola/desarrollo/sesion", null, "{\"actor\":7}").status()).isEqualTo(400);
+  }
+
+  @Test
+  @DisplayName("beside another issuer (Keycloak's keys, not the development one) there is no development sign-in, though its key file is there")
+  void sinAccesoDeDesarrolloJuntoAOtroEmisor() throws Exception {
+    io.vertx.core.Vertx vertx = servicios.app().vertx();
+    JsonObject otros = new JsonObject().put("keys", new io.vertx.core.json.JsonArray()
+      .add(ccp.platform.http.Jwks.publicPart(ccp.platform.http.Jwks.generateRs256("keycloak-1"))));
+    io.vertx.core.http.HttpServer emisor = vertx.createHttpServer()
+      .requestHandler(req -> req.response().putHeader("Content-Type", "application/json").end(otros.encode()))
+      .listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
+    assertThat(SharedInfra.dataDir().resolve(ccp.platform.infra.DevIssuer.FILE)).exists();
+    try (RunningApp otra = RunningApp.start(SharedInfra.process(servicios.settings(), Map.of("gateway.port", SharedInfra.freePort(),
+      "jwt.jwks-url", "http://127.0.0.1:" + emisor.actualPort() + "/jwks.json")), EnumSet.of(Role.GATEWAY))) {
+      assertThat(Http.get(otra.gatewayUrl() + "/consola/config.json", null).json().getBoolean("desarrollo")).isFalse();
+      assertThat(Http.get(otra.gatewayUrl() + "/consola/desarrollo/actores", null).status()).isEqualTo(404);
+      assertThat(Http.post(otra.gatewayUrl() + "/consola/desarrollo/sesion", null, "{\"actor\":\"seguridad-1\"}").status())
+        .isEqualTo(404);
+      assertThat(Http.get(otra.gatewayUrl() + "/consola/", null).status()).as("the pages are still served").isEqualTo(200);
+    } finally {
+      emisor.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  @DisplayName("GET /v1/metricas needs a token and names the four ASRs with their budgets; /v1/metricas/historia holds the last minutes")
+  void metricas() {
+    assertThat(Http.get(gateway + "/v1/metricas", null).status()).isEqualTo(401);
+    JsonObject muestra = Http.get(gateway + "/v1/metricas", api.token(Db.newActor(servicios.settings(), "CONSULTA"))).json();
+    assertThat(muestra.getJsonObject("asr").fieldNames()).containsExactlyInAnyOrder("asr1", "asr2", "asr3", "asr4");
+    assertThat(muestra.containsKey("lag_por_grupo")).isTrue();
+
+    String token = api.token(Db.newActor(servicios.settings(), "OPERADOR"));
+    JsonObject historia = await("the gateway's first samples").atMost(Duration.ofSeconds(10))
+      .until(() -> Http.get(gateway + "/v1/metricas/historia", token).json(), h -> h.getJsonArray("muestras").size() >= 2);
+    assertThat(historia.getLong("cada_ms")).isEqualTo(2000);
+    assertThat(historia.getJsonArray("muestras").getJsonObject(0).getJsonObject("asr").fieldNames()).contains("asr1", "asr4");
+  }
+
+  @Test
+  @DisplayName("GET /v1/pedidos?actor=me lists only the caller's orders, newest first, a page at a time, each with its chain")
+  void misPedidosPaginados() {
+    String vendedor = Db.newActor(servicios.settings(), "VENDEDOR");
+    String otro = Db.newActor(servicios.settings(), "VENDEDOR");
+    String primero = api.pedidoAceptado(vendedor);
+    String segundo = api.pedidoAceptado(vendedor);
+    String tercero = api.pedidoAceptado(vendedor);
+    api.pedidoAceptado(otro);
+
+    JsonObject pagina = Http.get(gateway + "/v1/pedidos?actor=me&limit=2", api.token(vendedor)).json();
+    assertThat(ids(pagina)).containsExactly(tercero, segundo);
+    assertThat(pagina.getJsonArray("pedidos").getJsonObject(0).containsKey("cadena")).isTrue();
+    JsonObject resto = Http.get(gateway + "/v1/pedidos?actor=me&limit=2&despues_de=" + pagina.getString("siguiente"),
+      api.token(vendedor)).json();
+    assertThat(ids(resto)).containsExactly(primero);
+    assertThat(resto.getString("siguiente")).isNull();
+
+    assertBad(Http.get(gateway + "/v1/pedidos?actor=" + otro, api.token(vendedor)), "actor");
+    assertBad(Http.get(gateway + "/v1/pedidos", api.token(vendedor)), "actor");
+    assertBad(Http.get(gateway + "/v1/pedidos?actor=me&limit=51", api.token(vendedor)), "limit");
+    assertBad(Http.get(gateway + "/v1/pedidos?actor=me&despues_de=xyz", api.token(vendedor)), "despues_de");
+  }
+
+  @Test
+  @DisplayName("a session from a wrong device: its alert comes down the open stream within 1 s of being stored, without asking")
+  void alertaEnVivo() throws Exception {
+    String area = api.token(Db.newActor(servicios.settings(), "SEGURIDAD"));
+    assertThat(Http.get(gateway + "/v1/alertas/flujo", api.token(Db.newActor(servicios.settings(), "VENDEDOR"))).status())
+      .isEqualTo(403);
+    try (Eventos eventos = Eventos.abrir(gateway + "/v1/alertas/flujo", area)) {
+      String vendedor = Db.newActor(servicios.settings(), "VENDEDOR");
+      assertThat(Http.put(gateway + "/v1/dispositivos/" + vendedor, area, "{\"huella\":\"casa-consola-1\"}").status()).isEqualTo(200);
+      assertThat(Http.post(gateway + "/v1/sesiones", api.token(vendedor), "{\"huella\":\"intruso-consola-9\"}").status()).isEqualTo(201);
+
+      JsonObject alerta = eventos.esperar("alerta", a -> vendedor.equals(a.getString("actor")), Duration.ofSeconds(5));
+      assertThat(alerta.getString("tipo")).isEqualTo("DISPOSITIVO_NO_VALIDO");
+      assertThat(Duration.between(java.time.Instant.parse(alerta.getString("recibido_en")), eventos.llegada(alerta)))
+        .isLessThan(Duration.ofSeconds(1));
+    }
+  }
+
+  @Test
+  @DisplayName("open streams hold no place at the door: with room for two requests, three consoles follow the alerts and a read still passes")
+  void flujosSinPlazaEnLaPuerta() throws Exception {
+    String area = api.token(Db.newActor(servicios.settings(), "SEGURIDAD"));
+    try (RunningApp estrecha = RunningApp.start(SharedInfra.process(servicios.settings(), Map.of("gateway.port", SharedInfra.freePort(),
+           "http.instances", 1, "http.admission-min-limit", 2, "http.admission-initial-limit", 2, "http.admission-max-limit", 2)),
+           EnumSet.of(Role.GATEWAY));
+         Eventos una = Eventos.abrir(estrecha.gatewayUrl() + "/v1/alertas/flujo", area);
+         Eventos otra = Eventos.abrir(estrecha.gatewayUrl() + "/v1/alertas/flujo", area);
+         Eventos tercera = Eventos.abrir(estrecha.gatewayUrl() + "/v1/alertas/flujo", area)) {
+      for (Eventos eventos : List.of(una, otra, tercera)) eventos.esperar("revocaciones", e -> true, Duration.ofSeconds(5));
+      assertThat(Http.get(estrecha.gatewayUrl() + "/v1/alertas?limit=1", area).status()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  @DisplayName("an improper write: the actor is listed as revoked and blocked with its reaction's steps, and the stream says so")
+  void revocadoConSusPasos() throws Exception {
+    String area = api.token(Db.newActor(servicios.settings(), "SEGURIDAD"));
+    String consulta = Db.newActor(servicios.settings(), "CONSULTA");
+    try (Eventos eventos = Eventos.abrir(gateway + "/v1/alertas/flujo", area)) {
+      eventos.esperar("revocaciones", e -> true, Duration.ofSeconds(5));
+      api.pedidoAceptado(consulta);
+      JsonObject detenido = await("the actor listed with its finished reaction").atMost(Duration.ofSeconds(15))
+        .until(() -> detenido(area, consulta), d -> d != null && d.getJsonArray("reacciones").size() == 1
+          && "NOTIFICADA".equals(d.getJsonArray("reacciones").getJsonObject(0).getString("paso")));
+      assertThat(detenido.getBoolean("revocado")).isTrue();
+      assertThat(detenido.getBoolean("bloqueado")).isTrue();
+      assertThat(detenido.getString("motivo")).contains("escritura indebida");
+      eventos.esperar("revocaciones", e -> true, Duration.ofSeconds(5));
+    }
+    assertThat(Http.get(gateway + "/v1/revocaciones", api.token(consulta)).status()).isEqualTo(403);
+  }
+
+  @Test
+  @DisplayName("a vendedor's stream says when one of its orders is created or its chain moves, past the request deadline; the Bandeja's stream answers the operator")
+  void pedidosYBandejaEnVivo() throws Exception {
+    String vendedor = Db.newActor(servicios.settings(), "VENDEDOR");
+    // Through a gateway whose requests must be answered within 500 ms: a stream is not a request waiting for its answer.
+    try (RunningApp impaciente = RunningApp.start(SharedInfra.process(servicios.settings(), Map.of("gateway.port",
+           SharedInfra.freePort(), "http.request-timeout-ms", 500)), EnumSet.of(Role.GATEWAY));
+         Eventos eventos = Eventos.abrir(impaciente.gatewayUrl() + "/v1/pedidos/flujo?actor=me", api.token(vendedor))) {
+      eventos.esperar("pedidos", e -> true, Duration.ofSeconds(5));
+      Thread.sleep(1_500);
+      api.pedidoAceptado(vendedor);
+      eventos.esperar("pedidos", e -> true, Duration.ofSeconds(5));
+    }
+    String operador = api.token(Db.newActor(servicios.settings(), "OPERADOR"));
+    try (Eventos eventos = Eventos.abrir(gateway + "/v1/bandeja/flujo", operador)) {
+      assertThat(eventos.esperar("bandeja", e -> true, Duration.ofSeconds(5)).getString("huella")).isNotBlank();
+    }
+  }
+
+  private static JsonObject detenido(String area, String actor) {
+    Http.Response response = Http.get(gateway + "/v1/revocaciones", area);
+    assertThat(response.status()).as(response.body()).isEqualTo(200);
+    return response.json().getJsonArray("detenidos").stream().map(JsonObject.class::cast)
+      .filter(d -> actor.equals(d.getString("actor"))).findFirst().orElse(null);
+  }
+
+  private static List<String> ids(JsonObject pagina) {
+    return pagina.getJsonArray("pedidos").stream().map(p -> ((JsonObject) p).getString("pedido")).toList();
+  }
+
+  private static void assertBad(Http.Response response, String field) {
+    assertThat(response.status()).as(response.body()).isEqualTo(400);
+    assertThat(response.json().getString("field")).isEqualTo(field);
+  }
+
+  /** An open event stream, read on its own thread into a queue, as the console's fetch reader reads it. */
+  private static final class Eventos implements AutoCloseable {
+    private record Evento(String nombre, JsonObject datos, java.time.Instant llegada) {}
+
+    private final LinkedBlockingQueue<Evento> recibidos = new LinkedBlockingQueue<>();
+    private final Map<JsonObject, java.time.Instant> llegadas = new java.util.IdentityHashMap<>();
+    private final InputStream cuerpo;
+
+    private Eventos(InputStream cuerpo) {
+      this.cuerpo = cuerpo;
+      Thread lector = new Thread(this::leer, "lector-eventos");
+      lector.setDaemon(true);
+      lector.start();
+    }
+
+    static Eventos abrir(String url, String token) throws Exception {
+      HttpRequest request = HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + token)
+        .header("Accept", "text/event-stream").GET().build();
+      CompletableFuture<HttpResponse<InputStream>> response = CLIENT.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
+      HttpResponse<InputStream> abierta = response.get(10, TimeUnit.SECONDS);
+      assertThat(abierta.statusCode()).isEqualTo(200);
+      assertThat(abierta.headers().firstValue("content-type").orElse("")).startsWith("text/event-stream");
+      return new Eventos(abierta.body());
+    }
+
+    private void leer() {
+      try (BufferedReader reader = new BufferedReader(new InputStreamReader(cuerpo, StandardCharsets.UTF_8))) {
+        String nombre = null;
+        for (String linea = reader.readLine(); linea != null; linea = reader.readLine()) {
+          if (linea.startsWith("event: ")) nombre = linea.substring(7);
+          else if (linea.startsWith("data: ") && nombre != null) {
+            recibidos.add(new Evento(nombre, new JsonObject(linea.substring(6)), java.time.Instant.now()));
+            nombre = null;
+          }
+        }
+      } catch (java.io.IOException closed) {
+        // the test closed the stream
+      }
+    }
+
+    JsonObject esperar(String nombre, java.util.function.Predicate<JsonObject> cual, Duration plazo) throws InterruptedException {
+      long fin = System.nanoTime() + plazo.toNanos();
+      while (System.nanoTime() < fin) {
+        Evento evento = recibidos.poll(fin - System.nanoTime(), TimeUnit.NANOSECONDS);
+        if (evento != null && evento.nombre().equals(nombre) && cual.test(evento.datos())) {
+          llegadas.put(evento.datos(), evento.llegada());
+          return evento.datos();
+        }
+      }
+      throw new AssertionError("no '" + nombre + "' event within " + plazo);
+    }
+
+    java.time.Instant llegada(JsonObject datos) {
+      return llegadas.get(datos);
+    }
+
+    @Override
+    public void close() throws Exception {
+      cuerpo.close();
+    }
+  }
+}
