@@ -21,8 +21,8 @@ public class MixtaSimulation extends Simulation {
     LoadParameters p = scenarios.parameters;
     System.out.println("Mixed: " + p.describe() + ", two sessions for each order");
     setUp(
-      scenarios.sesiones().injectOpen(constantUsersPerSec(p.rate() * 2 / 3).during(p.durationSeconds())),
-      scenarios.pedidos().injectOpen(constantUsersPerSec(p.rate() / 3).during(p.durationSeconds())))
+      scenarios.sesiones().injectOpen(constantUsersPerSec(p.rate() * 2 / 3).during(p.durationSeconds()).randomized()),
+      scenarios.pedidos().injectOpen(constantUsersPerSec(p.rate() / 3).during(p.durationSeconds()).randomized()))
       .protocols(scenarios.protocol())
       .assertions(
         global().failedRequests().count().is(0L),

@@ -20,7 +20,7 @@ public class PedidosSimulation extends Simulation {
   {
     LoadParameters p = scenarios.parameters;
     System.out.println("Orders: " + p.describe() + ", " + p.improper() * 100 + " % by read-only actors");
-    setUp(scenarios.pedidos().injectOpen(constantUsersPerSec(p.rate()).during(p.durationSeconds())))
+    setUp(scenarios.pedidos().injectOpen(constantUsersPerSec(p.rate()).during(p.durationSeconds()).randomized()))
       .protocols(scenarios.protocol())
       .assertions(
         global().failedRequests().count().is(0L),

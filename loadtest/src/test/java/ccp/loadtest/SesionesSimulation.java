@@ -20,7 +20,7 @@ public class SesionesSimulation extends Simulation {
   {
     LoadParameters p = scenarios.parameters;
     System.out.println("Sessions: " + p.describe() + ", " + Math.round(p.unknown() * 100) + " % from unknown devices");
-    setUp(scenarios.sesiones().injectOpen(constantUsersPerSec(p.rate()).during(p.durationSeconds())))
+    setUp(scenarios.sesiones().injectOpen(constantUsersPerSec(p.rate()).during(p.durationSeconds()).randomized()))
       .protocols(scenarios.protocol())
       .assertions(
         global().failedRequests().count().is(0L),
