@@ -2,6 +2,7 @@ package ccp.etapas;
 
 import ccp.platform.http.Actor;
 import ccp.platform.http.ApiErrors;
+import ccp.platform.http.Idempotencia;
 import ccp.platform.http.JsonBody;
 import ccp.platform.http.JsonResponse;
 import ccp.platform.outbox.Outbox;
@@ -15,7 +16,6 @@ import io.vertx.ext.web.RoutingContext;
 
 import java.util.Set;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 /**
  * The App's inventory routes (B1 on Inventario): a stock adjustment is written with its outbox event by one statement,
@@ -25,7 +25,6 @@ import java.util.regex.Pattern;
  */
 final class ApiInventario implements AppApi {
 
-  private static final Pattern CLAVE = Pattern.compile("[A-Za-z0-9_-]{1,128}");
   /** Who reads any adjustment, besides its writer: the warehouse, the read-only profile and the security area. */
   private static final Set<String> LECTORES = Set.of("BODEGA", "CONSULTA", "SEGURIDAD");
 
@@ -52,10 +51,7 @@ final class ApiInventario implements AppApi {
 
   private void ajustar(RoutingContext ctx) {
     SolicitudAjuste solicitud = SolicitudAjuste.from(JsonBody.object(ctx, SolicitudAjuste.CAMPOS));
-    String clave = ctx.request().getHeader("Idempotency-Key");
-    if (clave != null && !CLAVE.matcher(clave).matches()) {
-      throw new JsonBody.BadRequest("Idempotency-Key", "must be 1 to 128 letters, digits, _ or -");
-    }
+    String clave = Idempotencia.clave(ctx);
     Actor actor = Actor.of(ctx);
     ajustes.ajustar(UUID.randomUUID(), actor.id(), solicitud, clave)
       .onSuccess(ajuste -> {
@@ -63,8 +59,9 @@ final class ApiInventario implements AppApi {
         responder(ctx, 201, ajuste);
       })
       .onFailure(err -> {
-        if (err instanceof RepositorioAjustes.ClaveUsada) {
-          repetido(ctx, actor.id(), clave, solicitud.huella());
+        if (err instanceof Idempotencia.ClaveUsada) {
+          Idempotencia.repetido(ctx, ajustes.respuestaGuardada(actor.id(), clave), clave, solicitud.huella(),
+            ApiInventario::responder);
         } else if (err instanceof RepositorioAjustes.SinStock) {
           ApiErrors.send(ctx, 409, "insufficient_stock", "removing " + -solicitud.cantidad() + " units of " + solicitud.producto()
             + " would take its stock below zero; nothing was written");
@@ -72,19 +69,6 @@ final class ApiInventario implements AppApi {
           ctx.fail(err);
         }
       });
-  }
-
-  /** A retry answers what the first attempt answered; the same key with another body is a conflict. */
-  private void repetido(RoutingContext ctx, String actor, String clave, String huella) {
-    ajustes.respuestaGuardada(actor, clave).onSuccess(guardada -> {
-      if (guardada.isEmpty()) {
-        ctx.fail(new IllegalStateException("Idempotency-Key " + clave + " taken but not found"));
-      } else if (!guardada.get().huella().equals(huella)) {
-        ApiErrors.send(ctx, 409, "idempotency_key_reused", "Idempotency-Key " + clave + " was used with a different body");
-      } else {
-        responder(ctx, guardada.get().status(), guardada.get().body());
-      }
-    }).onFailure(ctx::fail);
   }
 
   private void leer(RoutingContext ctx) {

@@ -1,5 +1,6 @@
 package ccp.etapas;
 
+import ccp.platform.http.Idempotencia;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.Topics;
@@ -21,16 +22,6 @@ import java.util.UUID;
  * the Idempotency-Key record, written by one statement; and the Reacción's revert of one, once, by another.
  */
 final class RepositorioAjustes {
-
-  /** The stored first answer for an Idempotency-Key. */
-  record Respuesta(int status, JsonObject body, String huella) {}
-
-  /** The Idempotency-Key was taken before; nothing of this attempt was written. */
-  static final class ClaveUsada extends RuntimeException {
-    ClaveUsada() {
-      super(null, null, false, false);
-    }
-  }
 
   /** Removing the units would take the product's stock below zero (or the product has none); nothing was written. */
   static final class SinStock extends RuntimeException {
@@ -106,7 +97,7 @@ final class RepositorioAjustes {
 
   /**
    * Applies the adjustment and writes its {@code escritura.realizada} event, and the Idempotency-Key's answer when there
-   * is a key. Fails with {@link ClaveUsada} when the key was used before, {@link SinStock} when the removal is not
+   * is a key. Fails with {@link Idempotencia.ClaveUsada} when the key was used before, {@link SinStock} when the removal is not
    * covered; then nothing is written.
    */
   Future<JsonObject> ajustar(UUID id, String actor, SolicitudAjuste solicitud, String clave) {
@@ -125,21 +116,17 @@ final class RepositorioAjustes {
       // The key of the write on the topic is what the write made, as Pedidos' (the order): here the adjustment.
       .addValue(id.toString()).addValue(escritura.encode());
     return sql.preparedQuery(AJUSTAR).execute(params).recover(err -> Future.failedFuture(
-        clave != null && err instanceof PgException pg && UNIQUE_VIOLATION.equals(pg.getSqlState()) ? new ClaveUsada() : err))
+        clave != null && err instanceof PgException pg && UNIQUE_VIOLATION.equals(pg.getSqlState()) ? new Idempotencia.ClaveUsada() : err))
       .compose(rows -> {
         Row row = rows.iterator().next();
-        if (row.getBoolean("clave_usada")) return Future.failedFuture(new ClaveUsada());
+        if (row.getBoolean("clave_usada")) return Future.failedFuture(new Idempotencia.ClaveUsada());
         Integer disponible = row.getInteger("disponible");
         return disponible == null ? Future.failedFuture(new SinStock()) : Future.succeededFuture(ajuste.put("disponible", disponible));
       });
   }
 
-  Future<Optional<Respuesta>> respuestaGuardada(String actor, String clave) {
-    return sql.preparedQuery(RESPUESTA).execute(Tuple.of(actor, clave)).map(rows -> {
-      if (rows.size() == 0) return Optional.empty();
-      Row row = rows.iterator().next();
-      return Optional.of(new Respuesta(row.getInteger("estado_http"), row.getJsonObject("respuesta"), row.getString("huella_cuerpo")));
-    });
+  Future<Optional<Idempotencia.Respuesta>> respuestaGuardada(String actor, String clave) {
+    return sql.preparedQuery(RESPUESTA).execute(Tuple.of(actor, clave)).map(Idempotencia::respuesta);
   }
 
   /** True when this call reverted the adjustment; false when it was reverted before, or there is no such adjustment. */

@@ -7,6 +7,7 @@ import ccp.etapas.Etapas;
 import ccp.platform.http.Actor;
 import ccp.platform.http.ApiErrors;
 import ccp.platform.http.Flujo;
+import ccp.platform.http.Idempotencia;
 import ccp.platform.http.JsonBody;
 import ccp.platform.http.JsonResponse;
 import ccp.platform.outbox.Outbox;
@@ -24,7 +25,6 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.Set;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 /**
  * The App's order routes (B1): an order is written with its outbox event by one statement, then the RelevoOutbox is
@@ -35,7 +35,6 @@ import java.util.regex.Pattern;
 final class ApiPedidos implements AppApi {
 
   private static final int MAX_PAGINA = 50;
-  private static final Pattern CLAVE = Pattern.compile("[A-Za-z0-9_-]{1,128}");
   /**
    * Who reads any order, besides its writer: the read-only profile, the security area (the orders the Reacción
    * annulled) and the person responsible for escalated orders (an escalated order's chain and invoice).
@@ -71,10 +70,7 @@ final class ApiPedidos implements AppApi {
 
   private void crear(RoutingContext ctx) {
     SolicitudPedido solicitud = SolicitudPedido.from(JsonBody.object(ctx, Set.of("tendero", "lineas")));
-    String clave = ctx.request().getHeader("Idempotency-Key");
-    if (clave != null && !CLAVE.matcher(clave).matches()) {
-      throw new JsonBody.BadRequest("Idempotency-Key", "must be 1 to 128 letters, digits, _ or -");
-    }
+    String clave = Idempotencia.clave(ctx);
     Actor actor = Actor.of(ctx);
     UUID id = UUID.randomUUID();
     pedidos.crear(id, actor.id(), solicitud, clave)
@@ -83,25 +79,13 @@ final class ApiPedidos implements AppApi {
         responder(ctx, 201, pedido);
       })
       .onFailure(err -> {
-        if (err instanceof RepositorioPedidos.ClaveUsada) {
-          repetido(ctx, actor.id(), clave, solicitud.huella());
+        if (err instanceof Idempotencia.ClaveUsada) {
+          Idempotencia.repetido(ctx, pedidos.respuestaGuardada(actor.id(), clave), clave, solicitud.huella(),
+            ApiPedidos::responder);
         } else {
           ctx.fail(err);
         }
       });
-  }
-
-  /** A retry answers what the first attempt answered; the same key with another body is a conflict. */
-  private void repetido(RoutingContext ctx, String actor, String clave, String huella) {
-    pedidos.respuestaGuardada(actor, clave).onSuccess(guardada -> {
-      if (guardada.isEmpty()) {
-        ctx.fail(new IllegalStateException("Idempotency-Key " + clave + " taken but not found"));
-      } else if (!guardada.get().huella().equals(huella)) {
-        ApiErrors.send(ctx, 409, "idempotency_key_reused", "Idempotency-Key " + clave + " was used with a different body");
-      } else {
-        responder(ctx, guardada.get().status(), guardada.get().body());
-      }
-    }).onFailure(ctx::fail);
   }
 
   private void leer(RoutingContext ctx) {

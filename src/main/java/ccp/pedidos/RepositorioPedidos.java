@@ -1,5 +1,6 @@
 package ccp.pedidos;
 
+import ccp.platform.http.Idempotencia;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.Topics;
@@ -18,16 +19,6 @@ import java.util.UUID;
 
 /** Pedidos' tables: the order, its outbox event and the Idempotency-Key record, written by one statement. */
 final class RepositorioPedidos {
-
-  /** The stored first answer for an Idempotency-Key. */
-  record Respuesta(int status, JsonObject body, String huella) {}
-
-  /** The Idempotency-Key was taken before; nothing of this attempt was written. */
-  static final class ClaveUsada extends RuntimeException {
-    ClaveUsada() {
-      super(null, null, false, false);
-    }
-  }
 
   /**
    * The order and its outbox row in one statement, hence one transaction. With an Idempotency-Key the key's row is
@@ -80,7 +71,7 @@ final class RepositorioPedidos {
 
   /**
    * Writes the order and its {@code escritura.realizada} event, and the Idempotency-Key's answer when there is a key.
-   * Fails with {@link ClaveUsada} (and writes nothing) when the key was used before.
+   * Fails with {@link Idempotencia.ClaveUsada} (and writes nothing) when the key was used before.
    */
   Future<JsonObject> crear(UUID id, String actor, SolicitudPedido solicitud, String clave) {
     Instant creado = Instant.now();
@@ -95,15 +86,11 @@ final class RepositorioPedidos {
       .addValue(UUID.fromString(idEscritura)).addValue(Topics.ESCRITURA_REALIZADA).addValue(id.toString()).addValue(escritura.encode())
       .addValue(clave).addValue(clave == null ? null : solicitud.huella()).addValue(clave == null ? null : pedido);
     return sql.preparedQuery(CREAR).execute(params)
-      .compose(rows -> rows.rowCount() == 1 ? Future.succeededFuture(pedido) : Future.failedFuture(new ClaveUsada()));
+      .compose(rows -> rows.rowCount() == 1 ? Future.succeededFuture(pedido) : Future.failedFuture(new Idempotencia.ClaveUsada()));
   }
 
-  Future<Optional<Respuesta>> respuestaGuardada(String actor, String clave) {
-    return sql.preparedQuery(RESPUESTA).execute(Tuple.of(actor, clave)).map(rows -> {
-      if (rows.size() == 0) return Optional.empty();
-      Row row = rows.iterator().next();
-      return Optional.of(new Respuesta(row.getInteger("estado_http"), row.getJsonObject("respuesta"), row.getString("huella_cuerpo")));
-    });
+  Future<Optional<Idempotencia.Respuesta>> respuestaGuardada(String actor, String clave) {
+    return sql.preparedQuery(RESPUESTA).execute(Tuple.of(actor, clave)).map(Idempotencia::respuesta);
   }
 
   /** What the console compares to see an actor's orders change: the newest ones, with their states, and their ids. */
