@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The one embedded Kafka broker and PostgreSQL of the test JVM, started on first use and stopped when the JVM
@@ -71,6 +72,11 @@ public final class SharedInfra {
   public static synchronized Path dataDir() {
     if (infrastructure == null) infrastructure = start();
     return infrastructure.settings().dataDir();
+  }
+
+  /** The shared infrastructure's settings if a suite has started it, without starting it. */
+  static synchronized Optional<Settings> ifStarted() {
+    return Optional.ofNullable(infrastructure).map(Infrastructure::settings);
   }
 
   /** Another process of the same cluster: its own management port (and {@code overrides}, e.g. a second gateway's). */

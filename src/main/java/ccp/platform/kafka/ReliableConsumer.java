@@ -74,6 +74,8 @@ public final class ReliableConsumer {
   private static final int WAITING_PER_IN_FLIGHT = 4;
   /** How often a member measures its lag: one end-offsets request to the broker each time. */
   private static final long LAG_PERIOD_MS = 5_000;
+  /** The longest any one of the client's calls may block its thread (see {@link #start}). */
+  private static final int API_TIMEOUT_MS = 10_000;
 
   private final Vertx vertx;
   private final KafkaConfig kafka;
@@ -160,6 +162,10 @@ public final class ReliableConsumer {
     config.put("max.poll.records", "500");
     config.put("fetch.min.bytes", String.valueOf(kafka.fetchMinBytes()));
     config.put("fetch.max.wait.ms", String.valueOf(kafka.fetchMaxWaitMs()));
+    // Every blocking call of the client (a commit, the log's end for the lag) runs on the consumer's one thread, which
+    // the close waits behind: bounded well below the client's 60 s default, so a stop during a rebalance stays short.
+    config.put("default.api.timeout.ms", String.valueOf(API_TIMEOUT_MS));
+    config.put("request.timeout.ms", String.valueOf(API_TIMEOUT_MS));
     consumer = clients.apply(config);
     consumer.exceptionHandler(err -> LOG.warn("Consumer {} of {}: {}", group, topic, err.toString()));
     consumer.partitionsAssignedHandler(this::onAssigned);
