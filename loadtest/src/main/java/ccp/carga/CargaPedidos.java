@@ -87,14 +87,16 @@ public final class CargaPedidos implements Callable<Integer> {
       carga-pedidos: target %d/s for %d s through the gateway, %.1f%% by read-only actors
         orders sent          %d, created (201) %d, failed %d %s
         achieved             %.1f orders/s
-        HTTP latency         %s
+        HTTP latency         %s  (created)
+        refused (503)        %s
+        client timeouts      %d  (no answer within %d s)
         improper writes      %d, reactions notified %d
         ASR-2 (t_det→notified) %s  (budget 5000 ms)
         revocation check     %s  (per gateway request)
         outbox publish lag   %s  (commit → broker ack)
         chains completed     %s  (chain start → pedido.listo; only with the cadena and stage roles running)""",
       carga.rate, carga.duration, improper * 100, r.sent(), r.ok(), r.sent() - r.ok(), r.failures(), r.perSecond(), r.latency(),
-      r.okByTag().getOrDefault(IMPROPER, 0L),
+      r.refused(), r.timeouts(), OpenLoad.TIMEOUT_MS / 1000, r.okByTag().getOrDefault(IMPROPER, 0L),
       Histogram.parse(after, "asr2_seconds").countSince(Histogram.parse(before, "asr2_seconds")),
       since(before, after, "asr2_seconds"), since(before, after, "revocation_check_seconds"),
       since(before, after, "outbox_publish_lag_seconds"), since(before, after, "chain_completion_seconds"));

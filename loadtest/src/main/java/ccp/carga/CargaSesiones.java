@@ -110,11 +110,13 @@ public final class CargaSesiones implements Callable<Integer> {
       carga-sesiones: target %d/s for %d s, %.0f%% from unknown devices, %d vendedores
         sessions sent       %d, opened (201) %d, failed %d %s
         achieved            %.1f sessions/s
-        HTTP latency        %s
+        HTTP latency        %s  (opened)
+        refused (503)       %s
+        client timeouts     %d  (no answer within %d s)
         alerts expected     %d, notified %d
         ASR-1 (t0→notified) %s  (budget 2000 ms; the system's asr1 histogram)""",
       carga.rate, carga.duration, unknown * 100, carga.vendedores, r.sent(), r.ok(), r.sent() - r.ok(), r.failures(), r.perSecond(), r.latency(),
-      r.okByTag().getOrDefault(UNKNOWN_DEVICE, 0L), after.countSince(before), after.describeSince(before));
+      r.refused(), r.timeouts(), OpenLoad.TIMEOUT_MS / 1000, r.okByTag().getOrDefault(UNKNOWN_DEVICE, 0L), after.countSince(before), after.describeSince(before));
   }
 
   private static String vendedor(int i) {

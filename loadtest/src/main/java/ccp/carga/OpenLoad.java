@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -24,14 +25,33 @@ final class OpenLoad {
   /** One request to start; {@code tag} counts its successes apart (e.g. "improper"). */
   record Shot(RequestOptions request, Buffer body, int expectedStatus, String tag) {}
 
-  record Result(long sent, long ok, Map<String, Long> okByTag, Map<String, Long> failures, double seconds, long[] latenciesMicros) {
+  /**
+   * @param latenciesMicros of the answers with the expected status
+   * @param refusedMicros   of the 503 answers: overload refused at the door, which must come at once
+   */
+  record Result(long sent, long ok, Map<String, Long> okByTag, Map<String, Long> failures, double seconds, long[] latenciesMicros,
+                long[] refusedMicros) {
 
     double perSecond() {
       return ok / seconds;
     }
 
     String latency() {
-      long[] sorted = latenciesMicros.clone();
+      return describe(latenciesMicros);
+    }
+
+    /** The refusals' count and latency, or "none". */
+    String refused() {
+      return refusedMicros.length == 0 ? "none" : refusedMicros.length + ", " + describe(refusedMicros);
+    }
+
+    /** Requests with no answer within {@link #TIMEOUT_MS}. */
+    long timeouts() {
+      return failures.getOrDefault(TIMEOUT, 0L);
+    }
+
+    private static String describe(long[] micros) {
+      long[] sorted = micros.clone();
       Arrays.sort(sorted);
       return String.format(Locale.ROOT, "p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, max %.1f ms",
         at(sorted, 0.50) / 1000.0, at(sorted, 0.95) / 1000.0, at(sorted, 0.99) / 1000.0, at(sorted, 1.0) / 1000.0);
@@ -44,6 +64,9 @@ final class OpenLoad {
   }
 
   private static final long TICK_MS = 5;
+  /** A request unanswered this long counts as a client timeout (the servers' own request timeout is 10 s). */
+  static final long TIMEOUT_MS = 15_000;
+  private static final String TIMEOUT = "timeout";
 
   private final Vertx vertx;
   private final HttpClient http;
@@ -51,6 +74,8 @@ final class OpenLoad {
   private final int durationSeconds;
   private final Supplier<Shot> shots;
   private final long[] latencies;
+  private final long[] refused;
+  private int refusals;
   private final Map<String, Long> okByTag = new TreeMap<>();
   private final Map<String, Long> failures = new TreeMap<>();
   private long sent;
@@ -65,6 +90,7 @@ final class OpenLoad {
     this.durationSeconds = durationSeconds;
     this.shots = shots;
     this.latencies = new long[rate * durationSeconds + rate];
+    this.refused = new long[latencies.length];
   }
 
   /** Must be called on the context that owns this load. Completes when the last answer is in. */
@@ -95,24 +121,27 @@ final class OpenLoad {
       return;
     }
     finished.complete(new Result(sent, ok, okByTag, failures, (System.nanoTime() - start) / 1e9,
-      Arrays.copyOf(latencies, (int) Math.min(ok, latencies.length))));
+      Arrays.copyOf(latencies, (int) Math.min(ok, latencies.length)), Arrays.copyOf(refused, refusals)));
   }
 
   private void fire(Shot shot) {
     sent++;
     inFlight++;
     long began = System.nanoTime();
-    http.request(shot.request())
+    http.request(new RequestOptions(shot.request()).setIdleTimeout(TIMEOUT_MS))
       .compose(req -> req.send(shot.body()))
       .compose(response -> response.body().map(ignored -> response.statusCode()))
       .onComplete(ar -> {
         inFlight--;
+        long micros = (System.nanoTime() - began) / 1000;
         if (ar.succeeded() && ar.result() == shot.expectedStatus()) {
-          if (ok < latencies.length) latencies[(int) ok] = (System.nanoTime() - began) / 1000;
+          if (ok < latencies.length) latencies[(int) ok] = micros;
           ok++;
           if (shot.tag() != null) okByTag.merge(shot.tag(), 1L, Long::sum);
         } else {
-          failures.merge(ar.succeeded() ? "HTTP " + ar.result() : ar.cause().getClass().getSimpleName(), 1L, Long::sum);
+          if (ar.succeeded() && ar.result() == 503 && refusals < refused.length) refused[refusals++] = micros;
+          failures.merge(ar.succeeded() ? "HTTP " + ar.result()
+            : ar.cause() instanceof TimeoutException ? TIMEOUT : ar.cause().getClass().getSimpleName(), 1L, Long::sum);
         }
       });
   }
