@@ -5,6 +5,7 @@ import ccp.platform.http.ApiErrors;
 import ccp.platform.http.Idempotencia;
 import ccp.platform.http.JsonBody;
 import ccp.platform.http.JsonResponse;
+import ccp.platform.outbox.AdmisionOutbox;
 import ccp.platform.outbox.Outbox;
 import ccp.platform.role.AppApi;
 import ccp.platform.role.RoleContext;
@@ -30,23 +31,26 @@ final class ApiInventario implements AppApi {
 
   private final Vertx vertx;
   private final Outbox outbox;
+  /** Refuses writes while this service's outbox is behind (issue 16). */
+  private final AdmisionOutbox admision;
   private final RepositorioAjustes ajustes;
 
   ApiInventario(RoleContext role, Outbox outbox) {
     this.vertx = role.vertx();
     this.outbox = outbox;
     this.ajustes = new RepositorioAjustes(role.sql());
+    this.admision = new AdmisionOutbox(vertx, outbox);
   }
 
   @Override
   public void mount(Router router) {
-    router.post("/v1/inventario/ajustes").handler(this::ajustar);
+    router.post("/v1/inventario/ajustes").handler(admision).handler(this::ajustar);
     router.get("/v1/inventario/ajustes/:ajuste").handler(this::leer);
   }
 
   @Override
   public Future<Void> close() {
-    return Future.succeededFuture();
+    return admision.close();
   }
 
   private void ajustar(RoutingContext ctx) {

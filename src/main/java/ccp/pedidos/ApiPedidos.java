@@ -10,6 +10,7 @@ import ccp.platform.http.Flujo;
 import ccp.platform.http.Idempotencia;
 import ccp.platform.http.JsonBody;
 import ccp.platform.http.JsonResponse;
+import ccp.platform.outbox.AdmisionOutbox;
 import ccp.platform.outbox.Outbox;
 import ccp.platform.role.AppApi;
 import ccp.platform.role.RoleContext;
@@ -43,6 +44,8 @@ final class ApiPedidos implements AppApi {
 
   private final Vertx vertx;
   private final Outbox outbox;
+  /** Refuses writes while this service's outbox is behind (issue 16). */
+  private final AdmisionOutbox admision;
   private final RepositorioPedidos pedidos;
   private final CadenaDePedido cadenas;
   private final Comprobantes comprobantes;
@@ -53,11 +56,12 @@ final class ApiPedidos implements AppApi {
     this.pedidos = new RepositorioPedidos(role.sql());
     this.cadenas = Cadena.cadenaDePedido(role.sql());
     this.comprobantes = Etapas.comprobantes(role.sql());
+    this.admision = new AdmisionOutbox(vertx, outbox);
   }
 
   @Override
   public void mount(Router router) {
-    router.post("/v1/pedidos").handler(this::crear);
+    router.post("/v1/pedidos").handler(admision).handler(this::crear);
     router.get("/v1/pedidos").handler(this::listar);
     router.get("/v1/pedidos/flujo").handler(this::flujo);
     router.get("/v1/pedidos/:pedido").handler(this::leer);
@@ -65,7 +69,7 @@ final class ApiPedidos implements AppApi {
 
   @Override
   public Future<Void> close() {
-    return Future.succeededFuture();
+    return admision.close();
   }
 
   private void crear(RoutingContext ctx) {

@@ -35,6 +35,7 @@ public final class Outbox {
   private final String markSent;
   private final String release;
   private final String purge;
+  private final String oldest;
 
   /** {@code schema} is one of the code's own service schemas, never input. */
   public Outbox(String schema) {
@@ -59,6 +60,9 @@ public final class Outbox {
     this.markSent = "UPDATE " + table + " SET enviado_en = now() WHERE id = ANY($1)";
     this.release = "UPDATE " + table + " SET reclamado_en = NULL WHERE id = ANY($1) AND reclamado_en = $2 AND enviado_en IS NULL";
     this.purge = "DELETE FROM " + table + " WHERE enviado_en < now() - interval '1 hour'";
+    // The partial index of the unsent rows by id answers it from its first entry.
+    this.oldest = "SELECT (extract(epoch FROM now() - creado_en) * 1000)::bigint AS edad FROM " + table
+      + " WHERE enviado_en IS NULL ORDER BY id LIMIT 1";
   }
 
   public String schema() {
@@ -97,6 +101,16 @@ public final class Outbox {
 
   Future<Integer> purgeSent(SqlClient sql) {
     return sql.query(purge).execute().map(rows -> rows.rowCount());
+  }
+
+  /** How long the oldest unpublished row has waited, in milliseconds; 0 when every row is published. */
+  Future<Long> oldestAgeMs(SqlClient sql) {
+    return sql.query(oldest).execute().map(rows -> rows.size() == 0 ? 0L : Math.max(0L, rows.iterator().next().getLong("edad")));
+  }
+
+  /** The event-bus address on which the relay tells this process's writers how far behind it is ({@link AdmisionOutbox}). */
+  String backlogAddress() {
+    return "ccp.relevo-outbox.atraso." + schema;
   }
 
   /** The event-bus address on which a writer of this schema wakes its relay after a commit. */

@@ -171,7 +171,7 @@ class RelevoOutboxReclamoTest {
 
   /** A RelevoOutbox of pedidos in {@code process}, as a replica would run it, publishing as pedidos. */
   private static void desplegar(Vertx process, Settings as, int batch) {
-    RelevoOutbox relevo = new RelevoOutbox(OUTBOX, new OutboxConfig(50, batch, CLAIM_MS), KafkaConfig.of(as, "pedidos"),
+    RelevoOutbox relevo = new RelevoOutbox(OUTBOX, new OutboxConfig(50, batch, CLAIM_MS, 60_000), KafkaConfig.of(as, "pedidos"),
       PgClients.pipelined(process, PgConfig.of(settings, "pedidos")), new SimpleMeterRegistry());
     process.deployVerticle(relevo).await();
   }

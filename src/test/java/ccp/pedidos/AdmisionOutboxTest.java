@@ -1,0 +1,59 @@
+package ccp.pedidos;
+
+import ccp.app.Role;
+import ccp.platform.config.Settings;
+import ccp.support.Db;
+import ccp.support.Http;
+import ccp.support.RunningApp;
+import ccp.support.SharedInfra;
+import ccp.support.TestTokens;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+@DisplayName("Writes are refused while the outbox is behind: what is accepted is published, and so detected, in time")
+class AdmisionOutboxTest {
+
+  private static final String ORDEN = "{\"tendero\":\"T-1\",\"lineas\":[{\"producto\":\"P-1\",\"cantidad\":1}]}";
+
+  /**
+   * A row committed an hour ago and still unpublished (its claim held by a relay that is not coming back for an hour)
+   * stands for a relay that fell behind: before this change the door accepted every order regardless.
+   */
+  @Test
+  @DisplayName("an unpublished row older than outbox.admission-max-age-ms → 503 overloaded; once it is gone → 201")
+  void rechazaMientrasElOutboxVaAtrasado() throws Exception {
+    Settings cluster = SharedInfra.settings(Map.of("outbox.admission-max-age-ms", 2_000));
+    String vendedor = Db.newActor(cluster, "VENDEDOR");
+    String clave = "atrasado-" + UUID.randomUUID();
+    try (RunningApp pedidos = RunningApp.start(cluster, Set.of(Role.PEDIDOS))) {
+      String token = TestTokens.devIssuer(pedidos.app().vertx()).valid(vendedor, "VENDEDOR");
+      String url = pedidos.pedidosUrl() + "/v1/pedidos";
+      assertThat(Http.post(url, token, ORDEN).status()).isEqualTo(201);
+
+      Db.update(cluster, """
+        INSERT INTO pedidos.outbox (id_evento, topic, clave, valor, creado_en, reclamado_en)
+        VALUES (?::uuid, 'escritura.realizada', ?, '{}', now() - interval '1 hour', now() + interval '1 hour')""",
+        UUID.randomUUID().toString(), clave);
+      try {
+        Http.Response refused = await("a write refused").atMost(Duration.ofSeconds(5))
+          .until(() -> Http.post(url, token, ORDEN), r -> r.status() == 503);
+        assertThat(refused.json().getString("error")).isEqualTo("overloaded");
+        assertThat(refused.json().getString("message")).contains("pedidos", "over the bound of 2000 ms");
+        assertThat(Http.get(pedidos.managementUrl() + "/metrics", null).body())
+          .containsPattern("outbox_oldest_unsent_seconds\\{[^}]*schema=\"pedidos\"[^}]*} 3[0-9]{3}\\.");
+      } finally {
+        Db.update(cluster, "DELETE FROM pedidos.outbox WHERE clave = ?", clave);
+      }
+      await("writes accepted again").atMost(Duration.ofSeconds(5))
+        .until(() -> Http.post(url, token, ORDEN).status() == 201);
+    }
+  }
+}
