@@ -10,8 +10,8 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * The door of a service's App writes, behind its relay: refuses a write (503 {@code overloaded}, {@code Retry-After})
- * while the oldest unpublished row of its outbox is older than {@code outbox.admission-max-age-ms}, as the relay of this
- * process last said. An accepted write is then published within about that bound, so the Detector sees an improper
+ * while the oldest row of its outbox waiting for a relay has waited longer than {@code outbox.admission-max-age-ms}, as
+ * the relay of this process last said (a row a dead relay had claimed waits from its claim's expiry). An accepted write is then published within about that bound, so the Detector sees an improper
  * one in time (B2–B3), and the chain starts. A reading older than a few of the relay's periods (its process has no
  * relay, or it stopped) refuses nothing. Its state is the mounting verticle's own: create it in that verticle's start.
  */

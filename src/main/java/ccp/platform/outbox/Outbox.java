@@ -60,9 +60,12 @@ public final class Outbox {
     this.markSent = "UPDATE " + table + " SET enviado_en = now() WHERE id = ANY($1)";
     this.release = "UPDATE " + table + " SET reclamado_en = NULL WHERE id = ANY($1) AND reclamado_en = $2 AND enviado_en IS NULL";
     this.purge = "DELETE FROM " + table + " WHERE enviado_en < now() - interval '1 hour'";
-    // The partial index of the unsent rows by id answers it from its first entry.
-    this.oldest = "SELECT (extract(epoch FROM now() - creado_en) * 1000)::bigint AS edad FROM " + table
-      + " WHERE enviado_en IS NULL ORDER BY id LIMIT 1";
+    // A row waits for a relay from its commit, or from its claim's expiry when a relay died holding it; rows under a
+    // live claim are being published. The partial index of the unsent rows by id finds the first such row past the
+    // claimed batches in flight.
+    this.oldest = "SELECT (extract(epoch FROM now() - coalesce(reclamado_en + make_interval(secs => $1::float8 / 1000),"
+      + " creado_en)) * 1000)::bigint AS edad FROM " + table + " WHERE enviado_en IS NULL"
+      + " AND (reclamado_en IS NULL OR reclamado_en < now() - make_interval(secs => $1::float8 / 1000)) ORDER BY id LIMIT 1";
   }
 
   public String schema() {
@@ -103,9 +106,12 @@ public final class Outbox {
     return sql.query(purge).execute().map(rows -> rows.rowCount());
   }
 
-  /** How long the oldest unpublished row has waited, in milliseconds; 0 when every row is published. */
-  Future<Long> oldestAgeMs(SqlClient sql) {
-    return sql.query(oldest).execute().map(rows -> rows.size() == 0 ? 0L : Math.max(0L, rows.iterator().next().getLong("edad")));
+  /**
+   * How long the oldest row waiting for a relay has waited, in milliseconds (0 when none waits): unsent and not under a
+   * live claim, counted from its commit or from the expiry of the claim of a relay that died.
+   */
+  Future<Long> oldestWaitingMs(SqlClient sql, long claimTimeoutMs) {
+    return sql.preparedQuery(oldest).execute(Tuple.of(claimTimeoutMs)).map(rows -> rows.size() == 0 ? 0L : Math.max(0L, rows.iterator().next().getLong("edad")));
   }
 
   /** The event-bus address on which the relay tells this process's writers how far behind it is ({@link AdmisionOutbox}). */

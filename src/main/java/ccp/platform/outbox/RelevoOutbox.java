@@ -30,7 +30,8 @@ import java.util.List;
  * lost; what it had published but not yet marked sent is published again — the at-least-once window, a
  * claim-timeout wide, which consumers close by the event's id (their handlers are idempotent).
  * <p>
- * Every {@link #BACKLOG_EVERY_MS} it reads how long the oldest unpublished row has waited and tells the service's
+ * Every {@link #BACKLOG_EVERY_MS} it reads how long the oldest row waiting for a relay has waited (unsent and under no
+ * live claim: a relay's batch in flight is being published) and tells the service's
  * writers of this process ({@link AdmisionOutbox}), which refuse App writes while it exceeds
  * {@code outbox.admission-max-age-ms}: the door's concurrency limit sees only the write's own statement, which stays
  * short while the relay falls behind (issue 16: 15.6 s of lag behind 30 ms answers).
@@ -55,7 +56,7 @@ public final class RelevoOutbox extends VerticleBase {
   private long pollTimer;
   private PeriodicTask purge;
   private PeriodicTask backlog;
-  /** The oldest unpublished row's age at the last reading, in seconds: a gauge read at scrape time. */
+  /** The oldest waiting row's age at the last reading, in seconds: a gauge read at scrape time. */
   private volatile double oldestSeconds;
 
   public RelevoOutbox(Outbox outbox, OutboxConfig config, KafkaConfig kafka, SqlClient sql, MeterRegistry registry) {
@@ -68,8 +69,8 @@ public final class RelevoOutbox extends VerticleBase {
       .tag("schema", outbox.schema())
       .publishPercentileHistogram()
       .register(registry);
-    Gauge.builder("outbox_oldest_unsent_seconds", this, relay -> relay.oldestSeconds)
-      .description("How long the oldest outbox row not yet acknowledged by the broker has waited")
+    Gauge.builder("outbox_oldest_waiting_seconds", this, relay -> relay.oldestSeconds)
+      .description("How long the oldest outbox row waiting for a relay (unsent, under no live claim) has waited")
       .tag("schema", outbox.schema())
       .register(registry);
   }
@@ -95,7 +96,7 @@ public final class RelevoOutbox extends VerticleBase {
   }
 
   private Future<?> backlog() {
-    return outbox.oldestAgeMs(sql).onSuccess(ageMs -> {
+    return outbox.oldestWaitingMs(sql, config.claimTimeoutMs()).onSuccess(ageMs -> {
       oldestSeconds = ageMs / 1000.0;
       vertx.eventBus().publish(outbox.backlogAddress(),
         new JsonObject().put("edad_ms", ageMs).put("max_ms", config.admissionMaxAgeMs()));
