@@ -148,7 +148,8 @@ public final class Application {
       })
       .compose(contexts -> migrate(contexts)
         .compose(ignored -> probes.isEmpty() ? Future.<Void>succeededFuture() : brokerHealth(probes, health))
-        .compose(ignored -> Future.all(roles.stream().map(r -> r.deploy(configs, contexts)).toList())))
+        .compose(ignored -> Future.all(roles.stream().map(r -> r.deploy(configs, contexts)).toList()))
+        .compose(ignored -> Future.all(roles.stream().map(r -> r.warmUp(configs, contexts)).toList())))
       .compose(ignored -> {
         ManagementServer management = new ManagementServer(health, registry, http.host(), settings.integer("management.port"));
         return vertx.deployVerticle(management).map(id -> management.actualPort());

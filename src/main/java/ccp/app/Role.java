@@ -73,6 +73,14 @@ public enum Role {
     return deployer.deploy(contexts.get(this), configs, contexts);
   }
 
+  /**
+   * What the role warms before its process says it is ready, once every role of the process has started (so that the
+   * warm-up does not compete with their start): the Gestor's session route (issue 16); nothing for the others.
+   */
+  Future<Void> warmUp(RoleConfigs configs, Map<Role, RoleContext> contexts) {
+    return this == GESTOR ? Gestor.warmUp(contexts.get(this), configs.gestor()) : Future.succeededFuture();
+  }
+
   /** Whether the role listens for HTTP (the App's routes, or role-to-role calls): it verifies App tokens then. */
   public boolean servesHttp() {
     return this == GATEWAY || this == GESTOR || this == SEGURIDAD || this == PEDIDOS || this == CADENA || this == INVENTARIO;

@@ -1,6 +1,7 @@
 package ccp.cadena;
 
 import ccp.platform.kafka.ConsumerVerticle;
+import ccp.platform.kafka.Priority;
 import ccp.platform.kafka.ReliableConsumer;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
@@ -38,6 +39,12 @@ final class ConsumidorBandeja extends ConsumerVerticle {
   @Override
   protected void prepare() {
     cadenas = new RepositorioCadena(role.sql());
+  }
+
+  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (issue 16). */
+  @Override
+  protected Priority priority() {
+    return Priority.CHAIN;
   }
 
   /**

@@ -2,6 +2,7 @@ package ccp.cadena;
 
 import ccp.platform.role.RoleContext;
 import ccp.platform.kafka.ConsumerVerticle;
+import ccp.platform.kafka.Priority;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.PoisonMessageException;
@@ -38,6 +39,12 @@ final class ConsumidorMensajes extends ConsumerVerticle {
         .description("An order's chain, started from its committed write, to pedido.listo")
         .publishPercentileHistogram()
         .register(role.registry()));
+  }
+
+  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (issue 16). */
+  @Override
+  protected Priority priority() {
+    return Priority.CHAIN;
   }
 
   @Override

@@ -3,6 +3,7 @@ package ccp.cadena;
 import ccp.platform.role.RoleContext;
 import ccp.platform.db.Combiner;
 import ccp.platform.kafka.ConsumerVerticle;
+import ccp.platform.kafka.Priority;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.Topics;
@@ -44,6 +45,12 @@ final class ControladorCadena extends ConsumerVerticle {
     long plazoMs = config.plazoEtapaMs();
     inicios = new Combiner<>(config.loteMax(), RepositorioCadena.Inicio::pedido,
       lote -> cadenas.iniciar(lote, plazoMs));
+  }
+
+  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (issue 16). */
+  @Override
+  protected Priority priority() {
+    return Priority.CHAIN;
   }
 
   @Override

@@ -3,6 +3,7 @@ package ccp.cadena;
 import ccp.platform.role.RoleContext;
 import ccp.platform.db.Combiner;
 import ccp.platform.kafka.ConsumerVerticle;
+import ccp.platform.kafka.Priority;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.Topics;
@@ -38,6 +39,12 @@ final class Logistica extends ConsumerVerticle {
   protected void prepare() {
     registros = new Combiner<>(loteMax, pedido -> pedido, lote ->
       role.sql().preparedQuery(REGISTRAR).execute(Tuple.of(lote.toArray(UUID[]::new))).map(rows -> Map.of()));
+  }
+
+  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (issue 16). */
+  @Override
+  protected Priority priority() {
+    return Priority.CHAIN;
   }
 
   @Override

@@ -2,6 +2,7 @@ package ccp.cadena;
 
 import ccp.platform.async.PeriodicTask;
 import ccp.platform.kafka.ConsumerVerticle;
+import ccp.platform.kafka.Priority;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.Topics;
@@ -49,6 +50,12 @@ final class Reanudador extends ConsumerVerticle {
     asr4 = AsrTimers.asr4(role.registry(), config.asr4Budget());
     long espera = config.esperaReintentoMs();
     chequeo = PeriodicTask.every(vertx, Math.max(50, Math.min(500, espera / 4)), "Escalation check", this::escalarVencidos);
+  }
+
+  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (issue 16). */
+  @Override
+  protected Priority priority() {
+    return Priority.CHAIN;
   }
 
   @Override

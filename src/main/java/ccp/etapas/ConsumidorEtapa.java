@@ -3,6 +3,7 @@ package ccp.etapas;
 import ccp.cadena.Etapa;
 import ccp.cadena.Lineas;
 import ccp.platform.kafka.ConsumerVerticle;
+import ccp.platform.kafka.Priority;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.Topics;
@@ -47,6 +48,12 @@ final class ConsumidorEtapa extends ConsumerVerticle {
   @Override
   protected void prepare() {
     efecto = fabrica.get();
+  }
+
+  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (issue 16). */
+  @Override
+  protected Priority priority() {
+    return Priority.CHAIN;
   }
 
   /** A command whose header names another stage is not parsed; one without the header is, and judged by its body. */

@@ -37,6 +37,7 @@ final class Actores {
   private static final String ABRIR = """
     INSERT INTO gestor.sesiones (id, actor, huella) SELECT $1, id, $3 FROM gestor.actores WHERE id = $2 AND NOT bloqueado""";
   private static final String CANCELAR = "UPDATE gestor.sesiones SET terminada_en = now(), motivo_fin = 'NO_PUBLICADA' WHERE id = $1";
+  private static final String BORRAR_SESIONES = "DELETE FROM gestor.sesiones WHERE actor = $1";
   private static final String PERMISOS_DE = "SELECT id, perfil, bloqueado FROM gestor.actores WHERE id = ANY ($1)";
   private static final String BLOQUEAR = "UPDATE gestor.actores SET bloqueado = true WHERE id = $1";
   private static final String TERMINAR_SESIONES = """
@@ -60,6 +61,11 @@ final class Actores {
   /** A session whose event the broker did not take is closed again: the App was told to retry. */
   Future<Void> cancelarSesion(String sesion) {
     return sql.preparedQuery(CANCELAR).execute(Tuple.of(java.util.UUID.fromString(sesion))).mapEmpty();
+  }
+
+  /** The warm-up's sessions, once it is over: they were never an App user's. */
+  Future<Void> borrarSesiones(String actor) {
+    return sql.preparedQuery(BORRAR_SESIONES).execute(Tuple.of(actor)).mapEmpty();
   }
 
   Future<Optional<Permisos>> permisos(String actor) {

@@ -16,4 +16,9 @@ public final class Gestor {
   public static Future<Void> deploy(RoleContext role, GestorConfig config) {
     return role.deploy(() -> new HiloPeticion(role, config.port()), role.httpInstances()).mapEmpty();
   }
+
+  /** Warms the session route before the process says it is ready ({@link WarmUp}); once every role of it has started. */
+  public static Future<Void> warmUp(RoleContext role, GestorConfig config) {
+    return WarmUp.run(role, config.port(), config.warmUpMs());
+  }
 }

@@ -2,6 +2,7 @@ package ccp.seguridad;
 
 import ccp.platform.role.RoleContext;
 import ccp.platform.kafka.ConsumerVerticle;
+import ccp.platform.kafka.Priority;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.Topics;
@@ -48,6 +49,12 @@ final class ConsumidorAlertas extends ConsumerVerticle {
     transmisor = new Transmisor(vertx, role.sql(), firma, config.ssf().issuer());
     asr1 = AsrTimers.asr1(role.registry(), config.asr1Budget());
     asr2 = AsrTimers.asr2(role.registry(), config.asr2Budget());
+  }
+
+  /** {@link Priority#SECURITY}: its waiting is ASR time: the chain of its process yields to it when it is behind. */
+  @Override
+  protected Priority priority() {
+    return Priority.SECURITY;
   }
 
   /**

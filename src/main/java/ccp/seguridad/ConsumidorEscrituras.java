@@ -4,6 +4,7 @@ import ccp.platform.role.RoleContext;
 import ccp.platform.db.Combiner;
 import ccp.platform.http.ServiceClient;
 import ccp.platform.kafka.ConsumerVerticle;
+import ccp.platform.kafka.Priority;
 import ccp.platform.kafka.ReliableConsumer;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
@@ -67,6 +68,12 @@ final class ConsumidorEscrituras extends ConsumerVerticle {
     gestor = new ServiceClient(vertx, role.http(), role.signer());
     permisos = new Combiner<>(config.detectorLoteMax(), actor -> actor, this::consultar);
     alertas = new PublicadorAlertas(publisher());
+  }
+
+  /** {@link Priority#SECURITY}: its waiting is ASR time: the chain of its process yields to it when it is behind. */
+  @Override
+  protected Priority priority() {
+    return Priority.SECURITY;
   }
 
   @Override

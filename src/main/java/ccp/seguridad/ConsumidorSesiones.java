@@ -2,6 +2,7 @@ package ccp.seguridad;
 
 import ccp.platform.role.RoleContext;
 import ccp.platform.kafka.ConsumerVerticle;
+import ccp.platform.kafka.Priority;
 import ccp.platform.kafka.ReliableConsumer;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
@@ -34,6 +35,12 @@ final class ConsumidorSesiones extends ConsumerVerticle {
   protected void prepare() {
     registro = new ControladorRegistro(role.sql());
     alertas = new PublicadorAlertas(publisher());
+  }
+
+  /** {@link Priority#SECURITY}: its waiting is ASR time: the chain of its process yields to it when it is behind. */
+  @Override
+  protected Priority priority() {
+    return Priority.SECURITY;
   }
 
   /** Never a dead letter for a session whose device could not be checked: it would be a check of ASR-1 not made. */

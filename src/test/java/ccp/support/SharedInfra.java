@@ -60,6 +60,8 @@ public final class SharedInfra {
     values.put("http.instances", 2);
     values.put("kafka.session-timeout-ms", 6000);
     values.put("kafka.commit-interval-ms", 50);
+    // The suite measures behaviour, not a cold JIT: the warm-up has its own test (WarmUpTest).
+    values.put("gestor.warm-up-ms", 0);
     values.putAll(overrides);
     return infrastructure.settings().with(values);
   }

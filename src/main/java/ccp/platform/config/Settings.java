@@ -42,6 +42,8 @@ public final class Settings {
     integer("kafka.consumer.fetch-min-bytes", 1, 1_048_576);
     integer("kafka.consumer.fetch-max-wait-ms", 1, 500);
     integer("kafka.consumer.retry-ms", 1_000, 3_600_000);
+    integer("kafka.consumer.yield-delay-ms", 10, 60_000);
+    integer("kafka.consumer.yield-in-flight", 1, 100_000);
     text("pg.host", v -> true, "a host name, or empty for the embedded PostgreSQL");
     integer("pg.port", 1, 65535);
     text("pg.database", v -> v.matches("[A-Za-z_][A-Za-z0-9_]*"), "an SQL identifier");
@@ -67,6 +69,7 @@ public final class Settings {
     integer("management.port", 0, 65535);
     integer("gateway.port", 0, 65535);
     integer("gestor.port", 0, 65535);
+    integer("gestor.warm-up-ms", 0, 60_000);
     integer("seguridad.port", 0, 65535);
     integer("pedidos.port", 0, 65535);
     integer("cadena.port", 0, 65535);

@@ -9,6 +9,7 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.auth.JWTOptions;
 import io.vertx.ext.auth.NoSuchKeyIdException;
+import io.vertx.ext.auth.User;
 import io.vertx.ext.auth.authentication.TokenCredentials;
 import io.vertx.ext.auth.jwt.JWTAuth;
 import io.vertx.ext.auth.jwt.JWTAuthOptions;
@@ -21,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -37,6 +39,13 @@ public final class Tokens {
   static final long REFRESH_INTERVAL_MS = 30_000;
   private static final java.util.regex.Pattern SUBJECT = java.util.regex.Pattern.compile("[A-Za-z0-9_.@-]{1,128}");
 
+  /**
+   * The warm-up's actor (migration {@code gestor/V6}): read-only, it only opens sessions, and only with a token of a
+   * {@link WarmUpKey}.
+   */
+  public static final String WARM_UP_ACTOR = "ccp-warm-up";
+  private static final String WARM_UP_PERFIL = "CONSULTA";
+
   /** The profiles of the App's actors (gestor.actores.perfil). */
   public static final Set<String> PERFILES = Set.of("VENDEDOR", "CONSULTA", "SEGURIDAD", "OPERADOR", "BODEGA");
 
@@ -45,6 +54,7 @@ public final class Tokens {
   private final WebClient client;
   private final long timeoutMs;
   private volatile JWTAuth auth;
+  private volatile WarmUpKey warmUp;
   private Future<Void> refreshing;
   private long refreshedAt;
 
@@ -111,7 +121,8 @@ public final class Tokens {
     return ctx -> {
       String authorization = ctx.request().getHeader("Authorization");
       Verified known = authorization == null ? null : verified.get(authorization);
-      if (known != null && known.expiresAtSecond() > System.currentTimeMillis() / 1000) {
+      if (known != null && known.expiresAtSecond() > System.currentTimeMillis() / 1000
+        && (known.signedBy() == null || known.signedBy() == warmUp)) {
         known.actor().attachTo(ctx);
         ctx.next();
         return;
@@ -128,7 +139,47 @@ public final class Tokens {
     };
   }
 
-  private record Verified(Actor actor, long expiresAtSecond) {}
+  /** {@code signedBy}: the warm-up's key when one signed the token (then valid only while that key is open), else null. */
+  private record Verified(Actor actor, long expiresAtSecond, WarmUpKey signedBy) {}
+
+  /**
+   * Opens a warm-up (issue 16): a key made now, held in this process's memory only, signs tokens for
+   * {@link #WARM_UP_ACTOR} alone, which this verifier accepts until the key is closed — when the process is about to
+   * say it is ready. A token it signed is then refused, even by a handler that had verified it.
+   */
+  public WarmUpKey openWarmUp() {
+    JsonObject key = Jwks.generateRs256("ccp-warm-up-" + UUID.randomUUID());
+    WarmUpKey opened = new WarmUpKey(
+      JWTAuth.create(vertx, new JWTAuthOptions().addJwk(key)),
+      JWTAuth.create(vertx, new JWTAuthOptions().addJwk(Jwks.publicPart(key)).setJWTOptions(new JWTOptions()
+        .setIssuer(config.issuer()).addAudience(config.audience()).setLeeway(5))));
+    warmUp = opened;
+    return opened;
+  }
+
+  /** The warm-up's signing key; see {@link #openWarmUp()}. */
+  public final class WarmUpKey implements AutoCloseable {
+
+    private final JWTAuth signer;
+    private final JWTAuth verifier;
+
+    private WarmUpKey(JWTAuth signer, JWTAuth verifier) {
+      this.signer = signer;
+      this.verifier = verifier;
+    }
+
+    /** A new token of {@link #WARM_UP_ACTOR}, living one minute. */
+    public String token() {
+      return signer.generateToken(new JsonObject().put("perfil", WARM_UP_PERFIL), new JWTOptions().setAlgorithm("RS256")
+        .setSubject(WARM_UP_ACTOR).setIssuer(config.issuer()).addAudience(config.audience()).setExpiresInSeconds(60));
+    }
+
+    /** From now on, no token this key signed is accepted. */
+    @Override
+    public void close() {
+      if (warmUp == this) warmUp = null;
+    }
+  }
 
   /** A route handler that answers 403 unless the actor has one of the profiles. */
   public static Handler<RoutingContext> requirePerfil(String... perfiles) {
@@ -150,12 +201,20 @@ public final class Tokens {
       return Future.failedFuture("Authorization header must use the Bearer scheme");
     }
     TokenCredentials credentials = new TokenCredentials(authorization.substring(7).trim());
+    WarmUpKey open = warmUp;
     return auth.authenticate(credentials)
-      .recover(err -> err instanceof NoSuchKeyIdException
-        ? refresh().transform(ignored -> auth.authenticate(credentials))
-        : Future.failedFuture(err))
+      .map(user -> new Signed(user, null))
+      .recover(err -> {
+        if (!(err instanceof NoSuchKeyIdException)) return Future.failedFuture(err);
+        // A key id the issuer's set lacks: the warm-up's, while it is open, or a key the issuer rotated in.
+        return open == null
+          ? refresh().transform(ignored -> auth.authenticate(credentials)).map(user -> new Signed(user, null))
+          : open.verifier.authenticate(credentials).map(user -> new Signed(user, open))
+            .recover(notWarmUp -> refresh().transform(ignored -> auth.authenticate(credentials)).map(user -> new Signed(user, null)));
+      })
       .recover(err -> Future.failedFuture(describe(err)))
-      .compose(user -> {
+      .compose(signed -> {
+        User user = signed.user();
         // The decoded claims are the user's attributes (root claim "accessToken"), not its principal.
         String subject = user.subject();
         Object perfil = user.get("perfil");
@@ -167,9 +226,14 @@ public final class Tokens {
         if (!(perfil instanceof String p) || !PERFILES.contains(p)) {
           return Future.failedFuture("token has no valid perfil claim (one of " + PERFILES + ")");
         }
-        return Future.succeededFuture(new Verified(new Actor(subject, p), ((Number) user.get("exp")).longValue()));
+        if (signed.by() != null && !(WARM_UP_ACTOR.equals(subject) && WARM_UP_PERFIL.equals(p))) {
+          return Future.failedFuture("the warm-up's key signs for its own actor only");
+        }
+        return Future.succeededFuture(new Verified(new Actor(subject, p), ((Number) user.get("exp")).longValue(), signed.by()));
       });
   }
+
+  private record Signed(User user, WarmUpKey by) {}
 
   static String describe(Throwable err) {
     if (err instanceof NoSuchKeyIdException) return "token is not signed by a key of the issuer (unknown alg or kid)";

@@ -18,6 +18,8 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 /**
  * The broker and database a process uses: the configured ones, or — where the configuration leaves them unset —
@@ -60,7 +62,18 @@ public final class Infrastructure implements AutoCloseable {
                                      int pgPort, int issuerPort) throws Exception {
     List<AutoCloseable> started = new ArrayList<>();
     Map<String, Object> resolved = new HashMap<>();
+    FutureTask<Broker> broker = null;
     try {
+      if (settings.embeddedPostgres() && !local.startsPostgres()) throw missing("PostgreSQL", "pg.host");
+      if (settings.embeddedKafka()) {
+        if (!local.startsKafka()) throw missing("Kafka broker", "kafka.bootstrap");
+        // The broker and the database start side by side: on a first start each spends seconds formatting its data
+        // (the start-to-ready budget of issue 16); neither needs the other.
+        broker = new FutureTask<>(() -> startBroker(settings, local, grants, kafkaPort));
+        Thread starter = new Thread(broker, "embedded-kafka-start");
+        starter.setDaemon(true);
+        starter.start();
+      }
       if (settings.embeddedPostgres()) {
         LocalServers.Running pg = local.postgres().start(settings.dataDir().resolve("postgres"), settings.text("pg.database"),
           () -> PgCredentials.inDataDir(settings.dataDir()).access(), pgPort, settings.flag("infra.pg-durable"));
@@ -71,21 +84,51 @@ public final class Infrastructure implements AutoCloseable {
       }
       // After the database: an artifact that starts none has failed above without writing a key.
       if (settings.embeddedPostgres()) developmentKeys(settings, issuerPort, started, resolved);
-      if (settings.embeddedKafka()) {
-        if (!local.startsKafka()) throw missing("Kafka broker", "kafka.bootstrap");
-        Path log = settings.dataDir().resolve("kafka");
-        if (!KafkaCredentials.exist(settings.dataDir())) setAsideUnknownLog(log);
-        KafkaCredentials credentials = KafkaCredentials.resolve(settings.dataDir(), grants.stream().map(KafkaGrant::role).toList());
-        LocalServers.Running kafka = local.kafka().start(log, kafkaPort, credentials.admin(), credentials.users());
-        started.add(kafka.server());
-        BrokerSetup.run(kafka.address(), credentials, TopicsConfig.from(settings), grants);
-        resolved.put("kafka.bootstrap", kafka.address());
-        grants.forEach(g -> resolved.put(KafkaConfig.passwordKey(g.role()), credentials.roles().get(g.role())));
+      if (broker != null) {
+        Broker running = outcome(broker);
+        broker = null;
+        started.add(running.server());
+        resolved.putAll(running.settings());
       }
       return new Infrastructure(started, settings.with(resolved));
     } catch (Exception e) {
+      if (broker != null) {
+        try {
+          started.add(outcome(broker).server());
+        } catch (Exception alsoFailed) {
+          e.addSuppressed(alsoFailed);
+        }
+      }
       closeAll(started);
       throw e;
+    }
+  }
+
+  private record Broker(AutoCloseable server, Map<String, Object> settings) {}
+
+  private static Broker startBroker(Settings settings, LocalServers local, Collection<KafkaGrant> grants, int kafkaPort)
+    throws Exception {
+    Path log = settings.dataDir().resolve("kafka");
+    if (!KafkaCredentials.exist(settings.dataDir())) setAsideUnknownLog(log);
+    KafkaCredentials credentials = KafkaCredentials.resolve(settings.dataDir(), grants.stream().map(KafkaGrant::role).toList());
+    LocalServers.Running kafka = local.kafka().start(log, kafkaPort, credentials.admin(), credentials.users());
+    try {
+      BrokerSetup.run(kafka.address(), credentials, TopicsConfig.from(settings), grants);
+    } catch (Exception e) {
+      kafka.server().close();
+      throw e;
+    }
+    Map<String, Object> resolved = new HashMap<>();
+    resolved.put("kafka.bootstrap", kafka.address());
+    grants.forEach(g -> resolved.put(KafkaConfig.passwordKey(g.role()), credentials.roles().get(g.role())));
+    return new Broker(kafka.server(), resolved);
+  }
+
+  private static Broker outcome(FutureTask<Broker> broker) throws Exception {
+    try {
+      return broker.get();
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e;
     }
   }
 

@@ -11,16 +11,20 @@ import java.util.function.ToIntFunction;
  */
 public record LocalServers(Postgres postgres, Kafka kafka) {
 
+  private static final Postgres NO_POSTGRES = (dir, database, access, port, durable) -> {
+    throw Infrastructure.missing("PostgreSQL", "pg.host");
+  };
   private static final Kafka NO_KAFKA = (dir, port, adminPassword, users) -> {
     throw Infrastructure.missing("Kafka broker", "kafka.bootstrap");
   };
 
   /** The production artifact's: configuring both servers is required. */
-  public static final LocalServers NONE = new LocalServers(
-    (dir, database, access, port, durable) -> {
-      throw Infrastructure.missing("PostgreSQL", "pg.host");
-    },
-    NO_KAFKA);
+  public static final LocalServers NONE = new LocalServers(NO_POSTGRES, NO_KAFKA);
+
+  /** Whether it can start a database: the production artifact refuses before it writes any credentials. */
+  public boolean startsPostgres() {
+    return postgres != NO_POSTGRES;
+  }
 
   /** Whether it can start a broker: the production artifact refuses before it writes any credentials. */
   public boolean startsKafka() {

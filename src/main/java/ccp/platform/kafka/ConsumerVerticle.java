@@ -23,6 +23,7 @@ public abstract class ConsumerVerticle extends VerticleBase {
   private EventPublisher publisher;
   private ReliableConsumer consumer;
   private Gauge lag;
+  private Gauge yielding;
 
   protected ConsumerVerticle(KafkaConfig kafka, Health health, MeterRegistry registry, String group, String topic) {
     this.kafka = kafka;
@@ -55,6 +56,11 @@ public abstract class ConsumerVerticle extends VerticleBase {
     return ReliableConsumer.RetryPolicy.DEAD_LETTER_WHEN_EXHAUSTED;
   }
 
+  /** Its place among the consumers of its process: {@link Priority#NONE} unless a subclass says otherwise. */
+  protected Priority priority() {
+    return Priority.NONE;
+  }
+
   /** Releases what {@link #prepare} built, once the consumer committed and left its group. */
   protected void release() {
   }
@@ -68,15 +74,19 @@ public abstract class ConsumerVerticle extends VerticleBase {
     publisher = EventPublisher.create(vertx, kafka);
     prepare();
     consumer = new ReliableConsumer(vertx, kafka, group, topic, publisher, this::handle, this::concierne, retryPolicy(),
-      health::ready);
+      health::ready).priority(priority());
     health.readyWhen(group, context, consumer::readiness);
-    return consumer.start().onSuccess(x -> lag = consumer.lagOn(registry));
+    return consumer.start().onSuccess(x -> {
+      lag = consumer.lagOn(registry);
+      if (priority() == Priority.CHAIN) yielding = consumer.yieldingOn(registry);
+    });
   }
 
   @Override
   public final Future<?> stop() {
     health.forget(group);
     if (lag != null) registry.remove(lag);
+    if (yielding != null) registry.remove(yielding);
     return consumer.stop().onComplete(stopped -> release()).eventually(publisher::close);
   }
 }

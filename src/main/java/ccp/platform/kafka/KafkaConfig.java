@@ -9,10 +9,12 @@ import java.util.Map;
 /**
  * What every producer, consumer and admin client of one role is built with ({@code kafka.*}): the broker, the role's
  * own SCRAM-SHA-512 identity ({@code ccp-<role>}, {@code kafka.password.<role>}) and the consumers' tuning, with how
- * long a consumer retries a failing record before it is a dead letter ({@code retryMs}).
+ * long a consumer retries a failing record before it is a dead letter ({@code retryMs}), and when the chain's consumers
+ * yield to the security consumers of their process ({@code yieldDelayMs}, {@code yieldInFlight}: {@link Priority}).
  */
 public record KafkaConfig(String bootstrap, String user, String password, int sessionTimeoutMs, int commitIntervalMs,
-                          int maxInFlight, int fetchMinBytes, int fetchMaxWaitMs, int retryMs) {
+                          int maxInFlight, int fetchMinBytes, int fetchMaxWaitMs, int retryMs, int yieldDelayMs,
+                          int yieldInFlight) {
 
   /** The settings key of role {@code role}'s Kafka password. */
   public static String passwordKey(String role) {
@@ -34,7 +36,8 @@ public record KafkaConfig(String bootstrap, String user, String password, int se
     return new KafkaConfig(settings.text("kafka.bootstrap"), KafkaGrant.userOf(role), password,
       settings.integer("kafka.session-timeout-ms"), settings.integer("kafka.commit-interval-ms"),
       settings.integer("kafka.consumer.max-in-flight"), settings.integer("kafka.consumer.fetch-min-bytes"),
-      settings.integer("kafka.consumer.fetch-max-wait-ms"), settings.integer("kafka.consumer.retry-ms"));
+      settings.integer("kafka.consumer.fetch-max-wait-ms"), settings.integer("kafka.consumer.retry-ms"),
+      settings.integer("kafka.consumer.yield-delay-ms"), settings.integer("kafka.consumer.yield-in-flight"));
   }
 
   /** The bootstrap address and this identity, the base of every client's configuration. */

@@ -114,6 +114,12 @@ public final class ReliableConsumer {
   private Future<Void> lastCommit = Future.succeededFuture();
   private boolean joined;
   private boolean closed;
+  private Priority priority = Priority.NONE;
+  private SecurityPressure.Reporter pressure;
+  private SecurityPressure.Listener yieldTo;
+  private long pressureTimer = -1;
+  /** Written on this consumer's context, read by the metrics scrape. */
+  private volatile boolean yieldingNow;
 
   /**
    * {@code concerns} tells, from the record's key and headers alone, whether this group has anything to do with it
@@ -148,6 +154,12 @@ public final class ReliableConsumer {
     this.clients = clients;
   }
 
+  /** Its place among the consumers of its process ({@link Priority}); before {@link #start}. */
+  public ReliableConsumer priority(Priority priority) {
+    this.priority = priority;
+    return this;
+  }
+
   /** Subscribes; completes once the subscription is registered (readiness waits for the first assignment). */
   public Future<Void> start() {
     int sessionTimeout = kafka.sessionTimeoutMs();
@@ -172,6 +184,14 @@ public final class ReliableConsumer {
     consumer.partitionsRevokedHandler(this::onRevoked);
     consumer.handler(this::onRecord);
     commitTimer = vertx.setPeriodic(kafka.commitIntervalMs(), id -> commitProgress());
+    if (priority == Priority.SECURITY) {
+      pressure = new SecurityPressure.Reporter(vertx, clientId, kafka.yieldDelayMs());
+      pressureTimer = vertx.setPeriodic(SecurityPressure.PERIOD_MS, id -> pressure.report(saturated && recovery == null));
+    } else if (priority == Priority.CHAIN) {
+      yieldTo = new SecurityPressure.Listener(vertx, this::flow);
+      // A member that went silent stops counting after a while: look again even when no one says anything.
+      pressureTimer = vertx.setPeriodic(SecurityPressure.STALE_MS / 4, id -> flow());
+    }
     return consumer.subscribe(topic);
   }
 
@@ -186,6 +206,15 @@ public final class ReliableConsumer {
       .description("Records of the group member's partitions not yet handled: the log's end minus its commit point")
       .tag("group", group)
       .tag("topic", topic)
+      .tag("client", clientId)
+      .register(registry);
+  }
+
+  /** A chain member's yielding to the security consumers of its process as a gauge, {@code kafka_consumer_yielding} (1 while it yields). */
+  Gauge yieldingOn(MeterRegistry registry) {
+    return Gauge.builder("kafka_consumer_yielding", this, consumer -> consumer.yieldingNow ? 1 : 0)
+      .description("1 while this chain consumer yields to a security consumer of its process that is behind (issue 16)")
+      .tag("group", group)
       .tag("client", clientId)
       .register(registry);
   }
@@ -220,7 +249,8 @@ public final class ReliableConsumer {
       .put("in_flight", inFlight)
       .put("waiting_for_commit", waiting)
       .put("paused", paused)
-      .put("paused_for_outage", recovery != null);
+      .put("paused_for_outage", recovery != null)
+      .put("yielding_to_security", yielding());
   }
 
   /** Commits what is handled (after any commit in flight) and leaves the group. */
@@ -229,6 +259,9 @@ public final class ReliableConsumer {
     vertx.cancelTimer(commitTimer);
     vertx.cancelTimer(outageProbe);
     vertx.cancelTimer(lagTimer);
+    vertx.cancelTimer(pressureTimer);
+    if (pressure != null) pressure.stop();
+    if (yieldTo != null) yieldTo.stop();
     if (recovery != null) recovery.tryFail("consumer stopped");
     return lastCommit.eventually(this::commitProgress).eventually(() -> consumer.close());
   }
@@ -264,6 +297,7 @@ public final class ReliableConsumer {
       return;
     }
     inFlight++;
+    if (pressure != null && record.timestamp() >= 0) pressure.taken(record.timestamp());
     flow();
     // A record without a key has no order to keep with any other.
     String key = record.key() != null ? record.key() : tp + "@" + record.offset();
@@ -283,13 +317,16 @@ public final class ReliableConsumer {
   }
 
   /**
-   * Pauses the assigned partitions while the consumer is saturated (max-in-flight records in progress, or
-   * {@link #maxWaiting} fetched records waiting for their commit) or a dependency is down; resumes them once in-flight
-   * and waiting records are down to half of their limits and the process is ready.
+   * Pauses the assigned partitions while the consumer is saturated (max-in-flight records in progress — yield-in-flight
+   * while it yields to a security consumer — or {@link #maxWaiting} fetched records waiting for their commit) or a
+   * dependency is down; resumes them once in-flight and waiting records are down to half of their limits and the
+   * process is ready.
    */
   private void flow() {
-    if (inFlight >= maxInFlight || waiting >= maxWaiting) saturated = true;
-    else if (inFlight <= maxInFlight / 2 && waiting <= maxWaiting / 2) saturated = false;
+    yieldingNow = yielding();
+    int limit = yieldingNow ? Math.min(maxInFlight, kafka.yieldInFlight()) : maxInFlight;
+    if (inFlight >= limit || waiting >= maxWaiting) saturated = true;
+    else if (inFlight <= limit / 2 && waiting <= maxWaiting / 2) saturated = false;
     boolean hold = saturated || recovery != null;
     if (hold && !paused && !assigned.isEmpty()) {
       paused = true;
@@ -298,6 +335,11 @@ public final class ReliableConsumer {
       paused = false;
       consumer.resume(new HashSet<>(assigned));
     }
+  }
+
+  /** A chain consumer while a security consumer of its process is behind. */
+  boolean yielding() {
+    return yieldTo != null && yieldTo.yielding();
   }
 
   private Future<Void> handle(KafkaConsumerRecord<String, String> record) {

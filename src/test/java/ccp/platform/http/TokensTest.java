@@ -106,6 +106,35 @@ class TokensTest {
   }
 
   @Test
+  @DisplayName("the warm-up's key: its tokens pass while it is open, for its own actor; once closed they fail, also where a handler had verified them")
+  void warmUpKeyLivesUntilClosed() {
+    JsonObject issuer = Jwks.generateEs256("issuer");
+    published.set(new JsonObject().put("keys", new JsonArray().add(Jwks.publicPart(issuer))));
+    Tokens tokens = fetch(5_000);
+    Router router = Router.router(vertx);
+    router.get("/v1/x").handler(tokens.required()).handler(ctx -> ctx.end(Actor.of(ctx).id() + "/" + Actor.of(ctx).perfil()));
+    int port = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").await().actualPort();
+    WebClient client = WebClient.create(vertx);
+
+    Tokens.WarmUpKey key = tokens.openWarmUp();
+    String token = key.token();
+    var answer = client.get(port, "127.0.0.1", "/v1/x").bearerTokenAuthentication(token).send().await();
+    assertThat(answer.statusCode()).isEqualTo(200);
+    assertThat(answer.bodyAsString()).isEqualTo(Tokens.WARM_UP_ACTOR + "/CONSULTA");
+    assertThat(get(client, port, mint(Jwks.generateRs256("forjado"), Tokens.WARM_UP_ACTOR, 1, "RS256")))
+      .as("the warm-up's actor with a key of no one's").isEqualTo(401);
+
+    key.close();
+    assertThat(get(client, port, token)).as("verified and cached before the close").isEqualTo(401);
+    Router fresh = Router.router(vertx);
+    fresh.get("/v1/x").handler(tokens.required()).handler(ctx -> ctx.end());
+    int otherPort = vertx.createHttpServer().requestHandler(fresh).listen(0, "127.0.0.1").await().actualPort();
+    assertThat(get(client, otherPort, token)).as("never seen before the close").isEqualTo(401);
+    assertThat(get(client, otherPort, key.token())).as("signed after the close").isEqualTo(401);
+    assertThat(get(client, port, mint(issuer, "vendedor-1", 10))).as("the issuer's tokens as before").isEqualTo(200);
+  }
+
+  @Test
   @DisplayName("a process whose roles serve no HTTP holds no key and reads no JWK Set; one that serves refuses to start without them")
   void keysOnlyWhereUsed() throws Exception {
     var sinClaves = SharedInfra.settings(Map.of("jwt.jwks-url", "http://127.0.0.1:9/none", "peer.jwks", "", "peer.private-key", ""));
@@ -128,8 +157,12 @@ class TokensTest {
   }
 
   private String mint(JsonObject key, String actor, int minutes) {
+    return mint(key, actor, minutes, "ES256");
+  }
+
+  private String mint(JsonObject key, String actor, int minutes, String algorithm) {
     return JWTAuth.create(vertx, new JWTAuthOptions().addJwk(key)).generateToken(new JsonObject().put("perfil", "VENDEDOR"),
-      new JWTOptions().setAlgorithm("ES256").setSubject(actor).setIssuer(CONFIG.issuer()).addAudience(CONFIG.audience())
+      new JWTOptions().setAlgorithm(algorithm).setSubject(actor).setIssuer(CONFIG.issuer()).addAudience(CONFIG.audience())
         .setExpiresInMinutes(minutes));
   }
 

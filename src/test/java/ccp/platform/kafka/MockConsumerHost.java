@@ -15,10 +15,13 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetCommitCallback;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
 
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -64,7 +67,14 @@ final class MockConsumerHost implements AutoCloseable {
   static MockConsumerHost start(Vertx vertx, String group, String topic, KafkaConfig kafka, EventPublisher deadLetters,
                                 ReliableConsumer.Handler handler, Predicate<KafkaConsumerRecord<String, String>> concerns,
                                 ReliableConsumer.RetryPolicy policy, Supplier<Future<Boolean>> ready) {
-    return new MockConsumerHost(vertx, topic, new Host(kafka, group, topic, deadLetters, handler, concerns, policy, ready));
+    return start(vertx, group, topic, kafka, deadLetters, handler, concerns, policy, ready, Priority.NONE);
+  }
+
+  /** The same, with its place among the consumers of its process. */
+  static MockConsumerHost start(Vertx vertx, String group, String topic, KafkaConfig kafka, EventPublisher deadLetters,
+                                ReliableConsumer.Handler handler, Predicate<KafkaConsumerRecord<String, String>> concerns,
+                                ReliableConsumer.RetryPolicy policy, Supplier<Future<Boolean>> ready, Priority priority) {
+    return new MockConsumerHost(vertx, topic, new Host(kafka, group, topic, deadLetters, handler, concerns, policy, ready, priority));
   }
 
   /** {@code kafka.*} as the tests need them: no broker, the given commit interval and in-flight limit. */
@@ -74,7 +84,7 @@ final class MockConsumerHost implements AutoCloseable {
 
   /** The same, with a failing record retried for {@code retryMs} before it is a dead letter. */
   static KafkaConfig kafka(int commitIntervalMs, int maxInFlight, int retryMs) {
-    return new KafkaConfig("mock:9092", "ccp-mock", "mock", 6_000, commitIntervalMs, maxInFlight, 1, 500, retryMs);
+    return new KafkaConfig("mock:9092", "ccp-mock", "mock", 6_000, commitIntervalMs, maxInFlight, 1, 500, retryMs, 500, 2);
   }
 
   /** An envelope whose subject names the record ({@code partition@offset}), as the handler will see it. */
@@ -102,6 +112,12 @@ final class MockConsumerHost implements AutoCloseable {
         host.mock.addRecord(new ConsumerRecord<>(topic, partition, firstOffset + i / 2, keysAndValues[i], keysAndValues[i + 1]));
       }
     });
+  }
+
+  /** Offers one record of key {@code key}, valued {@link #value}, produced at {@code timestampMs}. */
+  void offerProducedAt(int partition, long offset, String key, long timestampMs) {
+    host.mock.schedulePollTask(() -> host.mock.addRecord(new ConsumerRecord<>(topic, partition, offset, timestampMs,
+      TimestampType.CREATE_TIME, -1, -1, key, value(partition, offset), new RecordHeaders(), Optional.empty())));
   }
 
   /** Offers records of the given keys from {@code firstOffset}, each valued {@link #value}. */
@@ -207,12 +223,14 @@ final class MockConsumerHost implements AutoCloseable {
     private final Predicate<KafkaConsumerRecord<String, String>> concerns;
     private final ReliableConsumer.RetryPolicy policy;
     private final Supplier<Future<Boolean>> ready;
+    private final Priority priority;
     private ReliableConsumer consumer;
     private KafkaConsumer<String, String> client;
 
     Host(KafkaConfig kafka, String group, String topic, EventPublisher deadLetters, ReliableConsumer.Handler handler,
          Predicate<KafkaConsumerRecord<String, String>> concerns, ReliableConsumer.RetryPolicy policy,
-         Supplier<Future<Boolean>> ready) {
+         Supplier<Future<Boolean>> ready, Priority priority) {
+      this.priority = priority;
       this.policy = policy;
       this.ready = ready;
       this.kafka = kafka;
@@ -232,7 +250,7 @@ final class MockConsumerHost implements AutoCloseable {
       consumer = new ReliableConsumer(vertx, kafka, group, topic, deadLetters, handler, concerns, policy, ready, config -> {
         client = KafkaConsumer.create(vertx, mock);
         return client;
-      });
+      }).priority(priority);
       return consumer.start();
     }
 

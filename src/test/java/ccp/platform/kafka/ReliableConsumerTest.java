@@ -162,6 +162,61 @@ class ReliableConsumerTest {
   }
 
   @Test
+  @DisplayName("a chain consumer yields to a security consumer of its process at its in-flight limit: it pauses at yield-in-flight, and is back at max-in-flight once the security consumer has room")
+  void chainYieldsToSecuritySaturated() {
+    consumer = chain();
+    Held seguro = new Held();
+    try (MockConsumerHost seguridad = MockConsumerHost.start(vertx, "seguridad", "prueba-seguridad", MockConsumerHost.kafka(10, 1),
+      null, seguro, r -> true, ReliableConsumer.RetryPolicy.UNTIL_DONE, () -> Future.succeededFuture(true), Priority.SECURITY)
+      .assign(0)) {
+      consumer.offerKeys(0, 0, "a", "b", "c");
+      held.awaitStarted(at(0, 0), at(0, 1), at(0, 2));
+      assertThat(consumer.readiness().getBoolean("yielding_to_security")).isFalse();
+
+      seguridad.offerProducedAt(0, 0, "s", System.currentTimeMillis());
+      seguro.awaitStarted(at(0, 0));
+      // yield-in-flight is 2 (MockConsumerHost.kafka): 3 in flight is over it.
+      await("the chain yields").atMost(WAIT).until(() -> consumer.pausedAfter(() -> {}).equals(Set.of(0)));
+      assertThat(consumer.readiness().getBoolean("yielding_to_security")).isTrue();
+      consumer.offerKeys(0, 3, "d");
+      await("nothing new fetched while it yields").during(Duration.ofMillis(400)).atMost(WAIT)
+        .until(() -> !held.started.contains(at(0, 3)));
+
+      seguro.finish(seguridad, at(0, 0));
+      held.awaitStarted(at(0, 3));
+      assertThat(consumer.readiness().getBoolean("yielding_to_security")).isFalse();
+    }
+  }
+
+  @Test
+  @DisplayName("a chain consumer yields while a security consumer of its process takes records that waited past yield-delay, not while it takes them on time")
+  void chainYieldsToSecurityLate() {
+    consumer = chain();
+    try (MockConsumerHost seguridad = MockConsumerHost.start(vertx, "seguridad", "prueba-seguridad", MockConsumerHost.kafka(10, 100),
+      null, envelope -> Future.succeededFuture(), r -> true, ReliableConsumer.RetryPolicy.UNTIL_DONE,
+      () -> Future.succeededFuture(true), Priority.SECURITY).assign(0)) {
+      consumer.offerKeys(0, 0, "a", "b", "c");
+      held.awaitStarted(at(0, 0), at(0, 1), at(0, 2));
+      AtomicInteger offset = new AtomicInteger();
+      long onTime = vertx.setPeriodic(50, id -> seguridad.offerProducedAt(0, offset.getAndIncrement(), "s", System.currentTimeMillis()));
+      await("records taken on time change nothing").during(Duration.ofMillis(500)).atMost(WAIT)
+        .until(() -> consumer.pausedAfter(() -> {}).isEmpty());
+      vertx.cancelTimer(onTime);
+
+      // yield-delay is 500 ms (MockConsumerHost.kafka): records that waited 2 s are late.
+      long late = vertx.setPeriodic(50, id -> seguridad.offerProducedAt(0, offset.getAndIncrement(), "s", System.currentTimeMillis() - 2_000));
+      await("the chain yields").atMost(WAIT).until(() -> consumer.pausedAfter(() -> {}).equals(Set.of(0)));
+      vertx.cancelTimer(late);
+      await("on time again: the chain resumes").atMost(WAIT).until(() -> consumer.pausedAfter(() -> {}).isEmpty());
+    }
+  }
+
+  private MockConsumerHost chain() {
+    return MockConsumerHost.start(vertx, "cadena", TOPIC, MockConsumerHost.kafka(10, 100), null, held, r -> true,
+      ReliableConsumer.RetryPolicy.DEAD_LETTER_WHEN_EXHAUSTED, () -> Future.succeededFuture(true), Priority.CHAIN).assign(0);
+  }
+
+  @Test
   @DisplayName("records waiting behind an unfinished one for their commit are bounded: at four times max-in-flight the partitions pause")
   void pausesWhenTooManyRecordsWaitForTheirCommit() {
     ReliableConsumer.Handler handler = envelope -> "0@0".equals(envelope.subject()) ? held.handle(envelope) : Future.succeededFuture();
