@@ -48,7 +48,8 @@ export async function llamar(metodo, ruta, cuerpo, cabeceras = {}) {
 
 /**
  * Follows an event stream of the system (text/event-stream) with fetch, since EventSource cannot send the token.
- * Reconnects after a drop, waiting longer each time (up to 10 s); a refusal (401/403) is reported and not retried.
+ * Reconnects after a drop, waiting longer each time (up to 10 s); a refusal (401/403) is reported and not retried,
+ * whether at the door or as the stream's last event (`fin`: its caller was revoked or its token expired while open).
  * Returns a function that stops it.
  */
 export function seguir(ruta, alEvento, alRechazo) {
@@ -68,7 +69,15 @@ export function seguir(ruta, alEvento, alRechazo) {
         }
         if (!respuesta.ok) throw new Error(`HTTP ${respuesta.status}`);
         espera = 500;
-        await leerEventos(respuesta.body, alEvento);
+        let fin = null;
+        await leerEventos(respuesta.body, (nombre, datos) => {
+          if (nombre === 'fin') fin = datos;
+          else alEvento(nombre, datos);
+        });
+        if (fin && (fin.status === 401 || fin.status === 403)) {
+          alRechazo(new Rechazo(fin.status, fin));
+          return;
+        }
       } catch (e) {
         if (control.signal.aborted) return;
       }

@@ -124,7 +124,10 @@ export function paginaSeguridad(vista, { llamar, mostrarError, limpiarError }) {
     estado.textContent = 'en vivo';
     if (nombre === 'alerta') agregar(datos, true);
     if (nombre === 'revocaciones') cargarDetenidos();
-  }, mostrarError);
+  }, (err) => {
+    estado.textContent = 'cortado';
+    mostrarError(err);
+  });
   llamar('GET', '/v1/alertas?limit=50').then(({ alertas: leidas }) => leidas.forEach((a) => agregar(a, false))).catch(mostrarError);
   return parar;
 }

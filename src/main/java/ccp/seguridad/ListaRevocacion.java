@@ -3,6 +3,7 @@ package ccp.seguridad;
 import ccp.platform.db.Combiner;
 import ccp.platform.http.Actor;
 import ccp.platform.http.ApiErrors;
+import ccp.platform.http.Vigencia;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
@@ -37,6 +38,7 @@ public final class ListaRevocacion {
   public record Estado(boolean revocado, boolean bloqueado, String perfil) {}
 
   private static final Logger LOG = LoggerFactory.getLogger(ListaRevocacion.class);
+  private static final String ILEGIBLE = "the revocation list could not be read; retry";
 
   private static final String ESTADOS = """
     SELECT a.actor,
@@ -54,33 +56,47 @@ public final class ListaRevocacion {
 
   /**
    * A route handler after the token check: 403 for a revoked, blocked or unknown actor, or one whose token claims another
-   * profile than the directory's; {@code timer} measures the lookup.
+   * profile than the directory's; {@code timer} measures the lookup. A request it passes keeps the same lookup
+   * ({@link Vigencia}): an event stream asks it again on its tick and ends when the actor is no longer in force.
    */
   public Handler<RoutingContext> requerirVigente(Timer timer) {
     return ctx -> {
       Actor actor = Actor.of(ctx);
       long began = System.nanoTime();
-      consultas.submit(actor.id()).compose(estado -> estado != null
-        ? Future.succeededFuture(estado)
-        : Future.<Estado>failedFuture(new IllegalStateException("no answer for actor " + actor.id()))).onSuccess(estado -> {
+      consultar(actor).onSuccess(rechazo -> {
         timer.record(System.nanoTime() - began, TimeUnit.NANOSECONDS);
-        if (estado.revocado()) {
-          ApiErrors.send(ctx, 403, "actor_revoked", "actor " + actor.id() + " is in the revocation list");
-        } else if (estado.perfil() == null) {
-          ApiErrors.send(ctx, 403, "unknown_actor", "actor " + actor.id() + " is not registered in the Gestor");
-        } else if (estado.bloqueado()) {
-          ApiErrors.send(ctx, 403, "actor_blocked", "actor " + actor.id() + " is blocked");
-        } else if (!estado.perfil().equals(actor.perfil())) {
-          ApiErrors.send(ctx, 403, "perfil_mismatch", "the token says perfil " + actor.perfil() + " but actor " + actor.id()
-            + " is registered as " + estado.perfil());
+        if (rechazo != null) {
+          ApiErrors.send(ctx, rechazo.status(), rechazo.error(), rechazo.message());
         } else {
+          Vigencia.agregar(ctx, () -> consultar(actor).otherwise(err -> new Vigencia.Rechazo(503, "unavailable", ILEGIBLE)));
           ctx.next();
         }
       }).onFailure(err -> {
         LOG.warn("Revocation list unreadable: {}", err.toString());
-        ApiErrors.send(ctx, 503, "unavailable", "the revocation list could not be read; retry");
+        ApiErrors.send(ctx, 503, "unavailable", ILEGIBLE);
       });
     };
+  }
+
+  /** The actor's refusal by the Lista de revocación and the Gestor's directory, or null while it is in force. */
+  private Future<Vigencia.Rechazo> consultar(Actor actor) {
+    return consultas.submit(actor.id()).compose(estado -> estado != null
+      ? Future.succeededFuture(rechazo(actor, estado))
+      : Future.failedFuture(new IllegalStateException("no answer for actor " + actor.id())));
+  }
+
+  private static Vigencia.Rechazo rechazo(Actor actor, Estado estado) {
+    if (estado.revocado()) {
+      return new Vigencia.Rechazo(403, "actor_revoked", "actor " + actor.id() + " is in the revocation list");
+    } else if (estado.perfil() == null) {
+      return new Vigencia.Rechazo(403, "unknown_actor", "actor " + actor.id() + " is not registered in the Gestor");
+    } else if (estado.bloqueado()) {
+      return new Vigencia.Rechazo(403, "actor_blocked", "actor " + actor.id() + " is blocked");
+    } else if (!estado.perfil().equals(actor.perfil())) {
+      return new Vigencia.Rechazo(403, "perfil_mismatch", "the token says perfil " + actor.perfil() + " but actor " + actor.id()
+        + " is registered as " + estado.perfil());
+    }
+    return null;
   }
 
   /** The timer of the lookup, one per process. */

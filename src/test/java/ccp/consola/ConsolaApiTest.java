@@ -220,6 +220,48 @@ class ConsolaApiTest {
     }
   }
 
+  @Test
+  @DisplayName("attack: a SEGURIDAD actor revoked while its alert stream is open is told why and cut off within 2 s; no alert after its revocation reaches it")
+  void flujoTerminaAlRevocarSuActor() throws Exception {
+    String control = api.token(Db.newActor(servicios.settings(), "SEGURIDAD"));
+    String intruso = Db.newActor(servicios.settings(), "SEGURIDAD");
+    try (Eventos suyo = Eventos.abrir(gateway + "/v1/alertas/flujo", api.token(intruso));
+         Eventos otro = Eventos.abrir(gateway + "/v1/alertas/flujo", control)) {
+      suyo.esperar("revocaciones", e -> true, Duration.ofSeconds(5));
+      otro.esperar("revocaciones", e -> true, Duration.ofSeconds(5));
+      // Its own improper write (SEGURIDAD may not write orders): the Reacción revokes it, then tells the area.
+      api.pedidoAceptado(intruso);
+      JsonObject alerta = otro.esperar("alerta", a -> intruso.equals(a.getString("actor")), Duration.ofSeconds(15));
+      java.time.Instant revocado = java.time.Instant.parse(detenido(control, intruso).getString("revocado_en"));
+
+      java.time.Instant terminado = suyo.terminado(Duration.ofSeconds(5));
+      assertThat(Duration.between(revocado, terminado)).as("the stream ended after the revocation").isLessThan(Duration.ofSeconds(2));
+      assertThat(suyo.alertasRecibidas()).as("the alert of its own revocation, stored after it, never reached it")
+        .noneMatch(a -> a.getString("id_alerta").equals(alerta.getString("id_alerta")))
+        .noneMatch(a -> java.time.Instant.parse(a.getString("recibido_en")).isAfter(revocado));
+      JsonObject fin = suyo.esperar("fin", e -> true, Duration.ofSeconds(1));
+      assertThat(fin.getInteger("status")).isEqualTo(403);
+      assertThat(fin.getString("error")).isEqualTo("actor_revoked");
+      assertThat(Http.get(gateway + "/v1/alertas/flujo", api.token(intruso)).status()).as("nor may it open another").isEqualTo(403);
+    }
+  }
+
+  @Test
+  @DisplayName("a stream whose token expires while it is open ends with 401, as the token's next request would")
+  void flujoTerminaAlExpirarSuToken() throws Exception {
+    String area = Db.newActor(servicios.settings(), "SEGURIDAD");
+    String breve = TestTokens.devIssuer(servicios.app().vertx()).livingSeconds(area, "SEGURIDAD", 2);
+    try (Eventos eventos = Eventos.abrir(gateway + "/v1/alertas/flujo", breve)) {
+      eventos.esperar("revocaciones", e -> true, Duration.ofSeconds(5));
+      // exp, then the verifier's 5 s leeway, then a tick.
+      JsonObject fin = eventos.esperar("fin", e -> true, Duration.ofSeconds(10));
+      assertThat(fin.getInteger("status")).isEqualTo(401);
+      assertThat(fin.getString("message")).isEqualTo("token expired");
+      eventos.terminado(Duration.ofSeconds(5));
+    }
+    assertThat(Http.get(gateway + "/v1/alertas/flujo", breve).status()).isEqualTo(401);
+  }
+
   private static JsonObject detenido(String area, String actor) {
     Http.Response response = Http.get(gateway + "/v1/revocaciones", area);
     assertThat(response.status()).as(response.body()).isEqualTo(200);
@@ -241,6 +283,8 @@ class ConsolaApiTest {
     private record Evento(String nombre, JsonObject datos, java.time.Instant llegada) {}
 
     private final LinkedBlockingQueue<Evento> recibidos = new LinkedBlockingQueue<>();
+    private final List<Evento> todos = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final CompletableFuture<java.time.Instant> fin = new CompletableFuture<>();
     private final Map<JsonObject, java.time.Instant> llegadas = new java.util.IdentityHashMap<>();
     private final InputStream cuerpo;
 
@@ -267,13 +311,31 @@ class ConsolaApiTest {
         for (String linea = reader.readLine(); linea != null; linea = reader.readLine()) {
           if (linea.startsWith("event: ")) nombre = linea.substring(7);
           else if (linea.startsWith("data: ") && nombre != null) {
-            recibidos.add(new Evento(nombre, new JsonObject(linea.substring(6)), java.time.Instant.now()));
+            Evento evento = new Evento(nombre, new JsonObject(linea.substring(6)), java.time.Instant.now());
+            todos.add(evento);
+            recibidos.add(evento);
             nombre = null;
           }
         }
+        fin.complete(java.time.Instant.now());
       } catch (java.io.IOException closed) {
-        // the test closed the stream
+        // the test closed the stream, or the server cut it
+        fin.complete(java.time.Instant.now());
       }
+    }
+
+    /** When the server ended the stream; fails unless it did within {@code plazo}. */
+    java.time.Instant terminado(Duration plazo) throws Exception {
+      try {
+        return fin.get(plazo.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.TimeoutException e) {
+        throw new AssertionError("the stream was still open after " + plazo);
+      }
+    }
+
+    /** Every alert the stream wrote, whether or not a test waited for it. */
+    List<JsonObject> alertasRecibidas() {
+      return todos.stream().filter(e -> e.nombre().equals("alerta")).map(Evento::datos).toList();
     }
 
     JsonObject esperar(String nombre, java.util.function.Predicate<JsonObject> cual, Duration plazo) throws InterruptedException {

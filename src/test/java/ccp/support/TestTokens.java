@@ -83,6 +83,11 @@ public final class TestTokens {
     return auth.generateToken(new JsonObject().put("perfil", perfil), options(actor).setExpiresInMinutes(minutes));
   }
 
+  /** A token that lives {@code seconds} from now. */
+  public String livingSeconds(String actor, String perfil, int seconds) {
+    return auth.generateToken(new JsonObject().put("perfil", perfil), options(actor).setExpiresInSeconds(seconds));
+  }
+
   public String forAudience(String actor, String audience) {
     return auth.generateToken(new JsonObject().put("perfil", "VENDEDOR"), new JWTOptions().setAlgorithm(algorithm)
       .setSubject(actor).setIssuer(ISSUER).addAudience(audience).setExpiresInMinutes(10));

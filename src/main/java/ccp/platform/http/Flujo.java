@@ -20,6 +20,11 @@ import java.util.function.Supplier;
  * being closed as idle. The stream ends when the client goes; a source that fails one ask is asked again at the next
  * tick (the console's lists are read by their own routes: the stream only says what changed).
  * <p>
+ * Every tick first asks again the checks that let the stream's caller in ({@link Vigencia}: the token's expiry, the
+ * Lista de revocación): a caller revoked, blocked or whose token expired while its stream was open gets {@code event:
+ * fin} with the refusal its next request would get ({@code {"status", "error", "message"}}) and the stream ends, before
+ * its source is asked again. A check that cannot be read ends the stream too (503), as it refuses a request.
+ * <p>
  * Polling the tables of record keeps the stream true wherever the writer runs (another process, another replica) at the
  * price of one indexed statement per open console per tick: fine for the people in the loop, not for the App's clients.
  */
@@ -81,7 +86,10 @@ public final class Flujo {
     }));
   }
 
-  /** Answers 200 with the stream and keeps asking {@code fuente} until the client closes it. */
+  /**
+   * Answers 200 with the stream and keeps asking {@code fuente} until the client closes it or no longer passes the
+   * checks that let it in.
+   */
   public static void abrir(RoutingContext ctx, Fuente fuente) {
     HttpServerResponse response = ctx.response();
     response.setStatusCode(200).setChunked(true)
@@ -115,6 +123,24 @@ public final class Flujo {
 
     private void siguiente() {
       if (cerrada) return;
+      Vigencia.revisar(ctx).onComplete(revision -> {
+        if (cerrada) return;
+        if (revision.failed()) terminar(new Vigencia.Rechazo(503, "unavailable", "the caller's checks could not be read; retry"));
+        else if (revision.result() != null) terminar(revision.result());
+        else preguntar();
+      });
+    }
+
+    /** The caller no longer passes the door: it is told why, and the stream ends. */
+    private void terminar(Vigencia.Rechazo rechazo) {
+      escribir(ctx.response(), "event: fin\ndata: " + new JsonObject().put("status", rechazo.status())
+        .put("error", rechazo.error()).put("message", rechazo.message()).encode() + "\n\n");
+      if (cerrada) return;
+      cerrar();
+      ctx.response().end();
+    }
+
+    private void preguntar() {
       fuente.siguientes().onComplete(ar -> {
         if (cerrada) return;
         HttpServerResponse response = ctx.response();

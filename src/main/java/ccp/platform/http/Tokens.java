@@ -109,7 +109,8 @@ public final class Tokens {
    * A route handler that answers 401 unless the request carries a valid token, and attaches its {@link Actor}.
    * Each call makes a handler with its own cache of verified tokens, confined to the verticle that routes with it:
    * a token's signature and claims are checked once, its expiry on every use. (Revocation and the actor's profile are
-   * not properties of the token: the Lista de revocación and the Gestor's directory are read on every request.)
+   * not properties of the token: the Lista de revocación and the Gestor's directory are read on every request.) The
+   * same check is kept with the request ({@link Vigencia}), so an event stream ends when its token expires.
    */
   public Handler<RoutingContext> required() {
     Map<String, Verified> verified = new LinkedHashMap<>(256, 0.75f, true) {
@@ -120,10 +121,15 @@ public final class Tokens {
     };
     return ctx -> {
       String authorization = ctx.request().getHeader("Authorization");
-      Verified known = authorization == null ? null : verified.get(authorization);
-      if (known != null && known.expiresAtSecond() > System.currentTimeMillis() / 1000
-        && (known.signedBy() == null || known.signedBy() == warmUp)) {
+      Vigencia.Revision revision = () -> vigente(verified, authorization) != null ? Future.succeededFuture()
+        : verify(authorization).map(again -> {
+          verified.put(authorization, again);
+          return (Vigencia.Rechazo) null;
+        }).otherwise(err -> new Vigencia.Rechazo(401, "unauthorized", err.getMessage()));
+      Verified known = vigente(verified, authorization);
+      if (known != null) {
         known.actor().attachTo(ctx);
+        Vigencia.agregar(ctx, revision);
         ctx.next();
         return;
       }
@@ -131,12 +137,20 @@ public final class Tokens {
         if (ar.succeeded()) {
           verified.put(authorization, ar.result());
           ar.result().actor().attachTo(ctx);
+          Vigencia.agregar(ctx, revision);
           ctx.next();
         } else {
           ApiErrors.send(ctx, 401, "unauthorized", ar.cause().getMessage());
         }
       });
     };
+  }
+
+  /** The token as verified before, while it has not expired (and its warm-up key, if one signed it, is open); else null. */
+  private Verified vigente(Map<String, Verified> verified, String authorization) {
+    Verified known = authorization == null ? null : verified.get(authorization);
+    return known != null && known.expiresAtSecond() > System.currentTimeMillis() / 1000
+      && (known.signedBy() == null || known.signedBy() == warmUp) ? known : null;
   }
 
   /** {@code signedBy}: the warm-up's key when one signed the token (then valid only while that key is open), else null. */
