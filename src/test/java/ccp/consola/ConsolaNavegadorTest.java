@@ -271,6 +271,21 @@ class ConsolaNavegadorTest {
     }
   }
 
+  @Test
+  @Order(7)
+  @DisplayName("an area member revoked while the Seguridad page is open: its live feed is cut and the page says why")
+  void seguridadRevocadaConLaPaginaAbierta() {
+    String area = Db.newActor(cluster, "SEGURIDAD");
+    entrar(area);
+    esperar(Duration.ofSeconds(10)).until(ExpectedConditions.textToBe(By.id("estado-flujo"), "en vivo"));
+    Db.update(cluster, "INSERT INTO seguridad.lista_revocacion (actor, revocado_en, vence_en, motivo, id_escritura) "
+      + "VALUES (?, now(), now() + interval '1 hour', 'prueba de la consola', gen_random_uuid())", area);
+    WebElement error = esperar(VIVO).until(ExpectedConditions.visibilityOfElementLocated(By.id("error")));
+    assertThat(error.getAttribute("data-codigo")).isEqualTo("actor_revoked");
+    assertThat(driver.findElement(By.id("estado-flujo")).getText()).isEqualTo("cortado");
+    sinErrores("seguridad revocada");
+  }
+
   /** Signs in through the page's development sign-in, as a person would. */
   private static void entrar(String actor) {
     driver.get(app.gatewayUrl() + "/consola/");
