@@ -8,7 +8,6 @@ export function paginaSeguridad(vista, { llamar, mostrarError, limpiarError }) {
   const lista = el('ul', { id: 'alertas', class: 'lista' });
   const detalle = el('section', { id: 'detalle-alerta', class: 'tarjeta' }, el('p', { class: 'ayuda' }, 'Elija una alerta para ver su línea de tiempo.'));
   const detenidos = el('div', { id: 'detenidos' });
-  let revocaciones = [];
   const tarjetasDetenidos = new Map();
 
   const vendedor = el('input', { id: 'dispositivo-vendedor', required: true, placeholder: 'vendedor-1', autocomplete: 'off' });
@@ -50,20 +49,25 @@ export function paginaSeguridad(vista, { llamar, mostrarError, limpiarError }) {
     if (alPrincipio) lista.prepend(fila(a)); else lista.append(fila(a));
   }
 
-  function mostrarDetalle(id) {
-    const a = alertas.get(id);
+  /**
+   * Every time the system gives for the alert, in order: t0 (the session, or the improper write), its detection, each
+   * step of its reaction as it stands now (GET /v1/alertas gives it with the alert), the area notified, each SET delivered.
+   */
+  function pasosDe(a) {
     const d = a.detalle || {};
-    const reaccion = revocaciones.flatMap((r) => r.reacciones).find((r) => d.id_escritura && r.id_escritura === d.id_escritura);
+    const x = a.reaccion;
     const pasos = [];
-    if (a.tipo === 'ACCESO_INDEBIDO') {
-      pasos.push({ nombre: 'detección (t_det)', en: d.t_det });
-      if (reaccion) {
-        pasos.push({ nombre: 'reacción abierta', en: reaccion.abierta_en });
-        pasos.push({ nombre: 'revocado', en: reaccion.revocada_en });
-        pasos.push({ nombre: `reacción ${reaccion.paso.toLowerCase()}`, en: reaccion.terminada_en || reaccion.actualizada_en });
-      }
-    } else {
-      pasos.push({ nombre: 't0', en: a.t0 || d.t0 });
+    if (a.t0) pasos.push({ nombre: 't0', en: a.t0, nota: 'sesión abierta' });
+    else if (x && x.t_escritura) pasos.push({ nombre: 't0', en: x.t_escritura, nota: `escritura en ${d.servicio}` });
+    if (d.detectada_en) pasos.push({ nombre: 'detección', en: d.detectada_en, nota: a.tipo === 'DISPOSITIVO_NO_VALIDO' ? 'Verificador' : null });
+    else if (x) pasos.push({ nombre: 'detección', en: x.t_det, nota: 'Detector' });
+    if (d.sin_verificar_desde) pasos.push({ nombre: 'sin verificar desde', en: d.sin_verificar_desde });
+    if (a.tipo === 'SENAL_RECIBIDA') pasos.push({ nombre: 'señal recibida', en: d.recibido_en, nota: d.tipo_evento });
+    if (x) {
+      // A step with no time is still to come, unless the reaction ended without it (lifted, or recorded before its time was kept).
+      const pasoDe = (nombre, en) => (en || !x.terminada_en ? { nombre, en } : null);
+      pasos.push(pasoDe('reacción abierta', x.abierta_en), pasoDe('revocado', x.revocada_en), pasoDe('bloqueado', x.bloqueada_en),
+        pasoDe('compensado', x.compensada_en), { nombre: `reacción ${x.terminada_en ? x.paso.toLowerCase() : 'terminada'}`, en: x.terminada_en });
     }
     pasos.push({ nombre: 'notificada al área', en: a.recibido_en });
     for (const e of a.entregas || []) {
@@ -72,12 +76,34 @@ export function paginaSeguridad(vista, { llamar, mostrarError, limpiarError }) {
         nota: e.rechazada_en ? `rechazada: ${e.ultimo_error}` : `${e.intentos} intento(s)${e.ultimo_error ? ` · ${e.ultimo_error}` : ''}`,
       });
     }
+    return pasos.filter(Boolean);
+  }
+
+  function pintarDetalle(a) {
+    const d = a.detalle || {};
     detalle.replaceChildren(el('h2', {}, `${a.tipo.replace(/_/g, ' ')} · ${a.actor}`),
       el('p', { class: 'ayuda' }, d.reaccion || d.huella_presentada && `dispositivo presentado: ${d.huella_presentada}` || ''),
-      lineaDeTiempo(pasos));
+      lineaDeTiempo(pasosDe(a)));
+    detalle.dataset.idAlerta = a.id_alerta;
+  }
+
+  /** Shows the alert as it arrived, then as the system has it now: its reaction may have moved on since. */
+  async function mostrarDetalle(id) {
+    const a = alertas.get(id);
+    pintarDetalle(a);
+    try {
+      const { alertas: delActor } = await llamar('GET', `/v1/alertas?actor=${encodeURIComponent(a.actor)}&limit=500`);
+      const ahora = delActor.find((x) => x.id_alerta === id);
+      if (!ahora) return;
+      alertas.set(id, ahora);
+      if (detalle.dataset.idAlerta === id) pintarDetalle(ahora);
+    } catch (err) {
+      mostrarError(err);
+    }
   }
 
   async function cargarDetenidos() {
+    let revocaciones;
     try {
       revocaciones = (await llamar('GET', '/v1/revocaciones')).detenidos;
     } catch (err) {
@@ -101,9 +127,12 @@ export function paginaSeguridad(vista, { llamar, mostrarError, limpiarError }) {
             x.intentos ? ` · ${x.intentos} intento(s) fallidos: ${x.ultimo_error}` : ''),
           x.compensacion ? el('p', { class: 'ayuda compensacion' }, `Compensación: ${JSON.stringify(x.compensacion)}`) : null,
           lineaDeTiempo([
+            x.t_escritura ? { nombre: 'escrita', en: x.t_escritura } : null,
             { nombre: 'detectada', en: x.t_det }, { nombre: 'abierta', en: x.abierta_en }, { nombre: 'revocada', en: x.revocada_en },
+            x.bloqueada_en || !x.terminada_en ? { nombre: 'bloqueada', en: x.bloqueada_en } : null,
+            x.compensada_en || !x.terminada_en ? { nombre: 'compensada', en: x.compensada_en } : null,
             { nombre: 'terminada', en: x.terminada_en, nota: x.terminada_en ? x.paso : null },
-          ]))),
+          ].filter(Boolean)))),
         r.revocado ? el('form', {
           class: 'fila', onsubmit: async (e) => {
             e.preventDefault();

@@ -17,7 +17,8 @@ import java.util.UUID;
 /**
  * "Avisos entregados" of the Notificador ({@code seguridad.avisos}): one row per {@code id_alerta}, stored once, which
  * is when the security area is notified (it reads them here). The listing shows, with each alert, its SETs' delivery
- * to every Shared Signals stream, so an undelivered one is in sight.
+ * to every Shared Signals stream, so an undelivered one is in sight, and for an alert about a reaction that reaction's
+ * steps as they stand now (RegistroReacciones), so its timeline runs from the write to the notification.
  */
 final class Avisos {
 
@@ -31,7 +32,12 @@ final class Avisos {
                        'stream_id', e.id_flujo, 'jti', e.jti, 'event_type', e.tipo_evento, 'intentos', e.intentos,
                        'entregada_en', e.entregada_en, 'rechazada_en', e.rechazada_en, 'ultimo_error', e.ultimo_error)
                        ORDER BY e.id_flujo, e.tipo_evento)
-                     FROM seguridad.ssf_entregas e WHERE e.id_alerta = a.id_alerta), '[]') AS entregas
+                     FROM seguridad.ssf_entregas e WHERE e.id_alerta = a.id_alerta), '[]') AS entregas,
+           CASE WHEN a.tipo IN ('ACCESO_INDEBIDO', 'REACCION_DETENIDA') THEN
+             (SELECT json_build_object('paso', x.paso, 't_escritura', x.t_escritura, 't_det', x.t_det,
+                       'abierta_en', x.abierta_en, 'revocada_en', x.revocada_en, 'bloqueada_en', x.bloqueada_en,
+                       'compensada_en', x.compensada_en, 'terminada_en', x.terminada_en)
+              FROM seguridad.registro_reacciones x WHERE x.id_escritura = (a.detalle->>'id_escritura')::uuid) END AS reaccion
     FROM seguridad.avisos a
     """;
   private static final String LISTAR = COLUMNAS + """
@@ -92,7 +98,8 @@ final class Avisos {
       .put("t0", text(row.getOffsetDateTime("t0")))
       .put("recibido_en", text(row.getOffsetDateTime("recibido_en")))
       .put("entregado_en", text(row.getOffsetDateTime("entregado_en")))
-      .put("entregas", row.getJsonArray("entregas"));
+      .put("entregas", row.getJsonArray("entregas"))
+      .put("reaccion", row.getJsonObject("reaccion"));
   }
 
   private static String text(OffsetDateTime at) {

@@ -103,7 +103,11 @@ final class ConsumidorEscrituras extends ConsumerVerticle {
     return permitida(actor, servicio, idEscritura).compose(permitida -> {
       if (permitida) return Future.succeededFuture();
       Reaccion reaccion = new Reaccion(idEscritura, actor, servicio, escrito, Instant.now(), Paso.ABIERTA);
-      return vertx.eventBus().<JsonObject>request(OrquestadorReaccion.DIRECCION, reaccion.toJson()).mapEmpty();
+      JsonObject solicitud = reaccion.toJson();
+      if (escritura.data().containsKey(OrquestadorReaccion.T_ESCRITURA)) {
+        solicitud.put(OrquestadorReaccion.T_ESCRITURA, escritura.instantOf(OrquestadorReaccion.T_ESCRITURA).toString());
+      }
+      return vertx.eventBus().<JsonObject>request(OrquestadorReaccion.DIRECCION, solicitud).mapEmpty();
     });
   }
 

@@ -33,6 +33,8 @@ final class OrquestadorReaccion extends VerticleBase {
 
   /** Local event-bus address on which the Detector asks for a reaction (B6). */
   static final String DIRECCION = "ccp.seguridad.reaccion";
+  /** Beside the reaction in the Detector's request: when the improper write was made (its event's t_escritura). */
+  static final String T_ESCRITURA = "t_escritura";
 
   private static final Logger LOG = LoggerFactory.getLogger(OrquestadorReaccion.class);
   private static final Backoff REINTENTO = new Backoff(50, 2_000);
@@ -74,7 +76,8 @@ final class OrquestadorReaccion extends VerticleBase {
   /** B7: the reply tells the Detector the reaction is durably open, so it may commit its offset. */
   private void solicitud(Message<JsonObject> message) {
     Reaccion reaccion = Reaccion.fromJson(message.body());
-    registro.abrir(reaccion).onSuccess(abierta -> {
+    String tEscritura = message.body().getString(T_ESCRITURA);
+    registro.abrir(reaccion, tEscritura == null ? null : Instant.parse(tEscritura)).onSuccess(abierta -> {
       message.reply(new JsonObject().put("abierta", abierta));
       if (abierta) ejecutar(reaccion);
     }).onFailure(err -> message.fail(503, err.getMessage()));

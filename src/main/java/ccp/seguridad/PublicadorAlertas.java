@@ -37,7 +37,9 @@ final class PublicadorAlertas {
       .put("actor", vendedor)
       .put("sesion", sesion)
       .put("huella_presentada", huellaPresentada)
-      .put("t0", t0.toString());
+      .put("t0", t0.toString())
+      // A9: when the Verificador found the device unknown, between the session (t0) and the notification (A12).
+      .put("detectada_en", Instant.now().toString());
     return publicar(idAlerta, "/seguridad/verificador", vendedor, data);
   }
 

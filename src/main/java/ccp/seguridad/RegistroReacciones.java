@@ -70,13 +70,15 @@ final class RegistroReacciones {
   }
 
   private static final String ABRIR = """
-    INSERT INTO seguridad.registro_reacciones (id_escritura, actor, servicio, pedido, t_det, paso)
-    VALUES ($1, $2, $3, $4, $5, 'ABIERTA')
+    INSERT INTO seguridad.registro_reacciones (id_escritura, actor, servicio, pedido, t_det, paso, t_escritura)
+    VALUES ($1, $2, $3, $4, $5, 'ABIERTA', $6)
     ON CONFLICT (id_escritura) DO NOTHING""";
   private static final String AVANZAR = """
     UPDATE seguridad.registro_reacciones
     SET paso = $3, actualizada_en = now(), intentos = 0, ultimo_error = NULL,
-        revocada_en = CASE WHEN $3 = 'REVOCADA' THEN now() ELSE revocada_en END
+        revocada_en = CASE WHEN $3 = 'REVOCADA' THEN now() ELSE revocada_en END,
+        bloqueada_en = CASE WHEN $3 = 'BLOQUEADA' THEN now() ELSE bloqueada_en END,
+        compensada_en = CASE WHEN $3 = 'COMPENSADA' THEN now() ELSE compensada_en END
     WHERE id_escritura = $1 AND paso = $2""";
   /**
    * The last step: the reaction is finished, and its actor's revocation starts its hours — unless another reaction of
@@ -168,10 +170,14 @@ final class RegistroReacciones {
     this.sql = sql;
   }
 
-  /** B7: true if this call opened it; false if the reaction to this write was already open. */
-  Future<Boolean> abrir(Reaccion r) {
+  /**
+   * B7: true if this call opened it; false if the reaction to this write was already open. {@code tEscritura}: when the
+   * write was made (null if its event did not say), kept for the area's timeline.
+   */
+  Future<Boolean> abrir(Reaccion r, Instant tEscritura) {
     return sql.preparedQuery(ABRIR)
-      .execute(Tuple.of(r.idEscritura(), r.actor(), r.servicio(), r.pedido(), r.tDet().atOffset(ZoneOffset.UTC)))
+      .execute(Tuple.of(r.idEscritura(), r.actor(), r.servicio(), r.pedido(), r.tDet().atOffset(ZoneOffset.UTC),
+        tEscritura == null ? null : tEscritura.atOffset(ZoneOffset.UTC)))
       .map(rows -> rows.rowCount() == 1);
   }
 

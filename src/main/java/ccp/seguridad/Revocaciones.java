@@ -25,8 +25,9 @@ final class Revocaciones {
              'motivo', r.motivo,
              'reacciones', coalesce((SELECT json_agg(json_build_object(
                                'id_escritura', x.id_escritura, 'servicio', x.servicio, 'pedido', x.pedido, 'paso', x.paso,
-                               't_det', x.t_det, 'abierta_en', x.abierta_en, 'revocada_en', x.revocada_en,
-                               'actualizada_en', x.actualizada_en, 'terminada_en', x.terminada_en,
+                               't_escritura', x.t_escritura, 't_det', x.t_det, 'abierta_en', x.abierta_en,
+                               'revocada_en', x.revocada_en, 'bloqueada_en', x.bloqueada_en,
+                               'compensada_en', x.compensada_en, 'actualizada_en', x.actualizada_en, 'terminada_en', x.terminada_en,
                                'intentos', x.intentos, 'ultimo_error', x.ultimo_error, 'compensacion', x.compensacion)
                                ORDER BY x.t_det)
                              FROM seguridad.registro_reacciones x WHERE x.actor = d.actor), '[]')) AS detenido

@@ -162,6 +162,9 @@ class ConsolaApiTest {
 
       JsonObject alerta = eventos.esperar("alerta", a -> vendedor.equals(a.getString("actor")), Duration.ofSeconds(5));
       assertThat(alerta.getString("tipo")).isEqualTo("DISPOSITIVO_NO_VALIDO");
+      java.time.Instant detectada = java.time.Instant.parse(alerta.getJsonObject("detalle").getString("detectada_en"));
+      assertThat(detectada).as("the Verificador's finding, between the session and the notification")
+        .isBetween(java.time.Instant.parse(alerta.getString("t0")), java.time.Instant.parse(alerta.getString("recibido_en")).plusMillis(1));
       assertThat(Duration.between(java.time.Instant.parse(alerta.getString("recibido_en")), eventos.llegada(alerta)))
         .isLessThan(Duration.ofSeconds(1));
     }
@@ -196,6 +199,15 @@ class ConsolaApiTest {
       assertThat(detenido.getBoolean("revocado")).isTrue();
       assertThat(detenido.getBoolean("bloqueado")).isTrue();
       assertThat(detenido.getString("motivo")).contains("escritura indebida");
+      JsonObject reaccion = detenido.getJsonArray("reacciones").getJsonObject(0);
+      List<String> pasos = List.of("t_escritura", "t_det", "abierta_en", "revocada_en", "bloqueada_en", "compensada_en", "terminada_en");
+      assertThat(pasos.stream().map(reaccion::getString).map(java.time.Instant::parse).toList())
+        .as("each step of the reaction at its time, in order").isSorted();
+      JsonObject alerta = api.alertas(Db.newActor(servicios.settings(), "SEGURIDAD"), consulta).stream()
+        .filter(a -> "ACCESO_INDEBIDO".equals(a.getString("tipo"))).findFirst().orElseThrow();
+      assertThat(alerta.getJsonObject("reaccion").getString("t_escritura")).as("the alert gives its reaction's steps")
+        .isEqualTo(reaccion.getString("t_escritura"));
+      assertThat(alerta.getJsonObject("reaccion").getString("terminada_en")).isEqualTo(reaccion.getString("terminada_en"));
       eventos.esperar("revocaciones", e -> true, Duration.ofSeconds(5));
     }
     assertThat(Http.get(gateway + "/v1/revocaciones", api.token(consulta)).status()).isEqualTo(403);
