@@ -1,5 +1,6 @@
 // Bandeja (profile OPERADOR): the open items, filtered by type, stage and age; an item's order chain as a timeline;
-// close with a reason; retry an escalated stage. The list follows the system's stream of the Bandeja's changes.
+// close with a reason; retry an escalated stage. A retried item stays in sight, waiting, until its stage comes back and
+// the system closes it. The list follows the system's stream of the Bandeja's changes.
 import { el, fechaHora, reconciliar } from './dom.js';
 import { seguir } from './api.js';
 import { ETAPAS, comprobantes, vistaCadena } from './cadena.js';
@@ -29,7 +30,8 @@ export function paginaBandeja(vista, { llamar, mostrarError, limpiarError }) {
   }
 
   function pintar() {
-    cuenta.textContent = `${items.length} abiertos`;
+    const esperando = items.filter((i) => i.estado === 'REINTENTADO').length;
+    cuenta.textContent = `${items.length - esperando} abiertos${esperando ? ` · ${esperando} reintentados` : ''}`;
     const mostrados = visibles();
     if (mostrados.length === 0) {
       tarjetas.clear();
@@ -42,12 +44,15 @@ export function paginaBandeja(vista, { llamar, mostrarError, limpiarError }) {
   function tarjeta(i) {
     const motivo = el('input', { class: 'motivo-cierre', placeholder: 'motivo del cierre', required: true, autocomplete: 'off' });
     const d = i.detalle || {};
-    return el('article', { class: 'tarjeta item', dataset: { item: i.id, tipo: i.tipo, etapa: i.etapa || '', pedido: i.pedido || '' } },
-      el('h3', {}, el('span', { class: 'etiqueta' }, i.tipo), ' ', i.etapa || '', ' ', i.pedido ? `pedido ${i.pedido.slice(0, 8)}` : ''),
-      el('p', { class: 'ayuda' }, `abierto ${fechaHora(i.abierta_en)}`, d.motivo ? ` · ${d.motivo}` : ''),
+    const reintentado = i.estado === 'REINTENTADO';
+    return el('article', { class: `tarjeta item estado-${i.estado}`, dataset: { item: i.id, tipo: i.tipo, etapa: i.etapa || '', pedido: i.pedido || '', estado: i.estado } },
+      el('h3', {}, el('span', { class: 'etiqueta' }, i.tipo), ' ', i.etapa || '', ' ', i.pedido ? `pedido ${i.pedido.slice(0, 8)}` : '',
+        reintentado ? el('span', { class: 'etiqueta' }, 'REINTENTADO') : null),
+      el('p', { class: 'ayuda' }, `abierto ${fechaHora(i.abierta_en)}`, d.motivo ? ` · ${d.motivo}` : '',
+        reintentado ? ` · ${i.cierre} ${fechaHora(i.cerrada_en)}: se cierra solo cuando la etapa confirme` : ''),
       el('div', { class: 'fila' },
         i.pedido ? el('button', { type: 'button', class: 'secundario ver-cadena', onclick: () => verCadena(i) }, 'Ver cadena') : null,
-        i.tipo === 'ESCALADA' ? el('button', { type: 'button', class: 'reintentar', onclick: () => accion(() => llamar('POST', `/v1/bandeja/${i.id}/reintento`)) }, 'Reintentar') : null),
+        i.tipo === 'ESCALADA' && !reintentado ? el('button', { type: 'button', class: 'reintentar', onclick: () => accion(() => llamar('POST', `/v1/bandeja/${i.id}/reintento`)) }, 'Reintentar') : null),
       el('form', { class: 'fila', onsubmit: (e) => { e.preventDefault(); accion(() => llamar('POST', `/v1/bandeja/${i.id}/cierre`, { motivo: motivo.value.trim() })); } },
         motivo, el('button', { type: 'submit', class: 'cerrar secundario' }, 'Cerrar')));
   }
@@ -75,7 +80,8 @@ export function paginaBandeja(vista, { llamar, mostrarError, limpiarError }) {
 
   async function cargar() {
     try {
-      items = (await llamar('GET', '/v1/bandeja?estado=ABIERTO')).items;
+      const [abiertos, reintentados] = await Promise.all(['ABIERTO', 'REINTENTADO'].map((e) => llamar('GET', `/v1/bandeja?estado=${e}`)));
+      items = [...abiertos.items, ...reintentados.items];
       pintar();
     } catch (err) {
       mostrarError(err);

@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
 
 /**
  * The Bandeja's routes for the person responsible for escalated orders (profile OPERADOR): list and read items,
- * close one with a reason, or retry an escalated stage once more (it goes back to EN_REINTENTO with a new attempt); and
+ * close one with a reason, or retry an escalated stage once more (it goes back to EN_REINTENTO with a new attempt, and
+ * the item waits as REINTENTADO until the stage confirms, which closes it: {@link OrquestadorCadena}); and
  * follow it live ({@code GET /v1/bandeja/flujo}: {@code bandeja} whenever an item arrives or leaves the open ones); and
  * read an item's order chain with its deadlines and signals ({@code GET /v1/bandeja/{id}/cadena}).
  */

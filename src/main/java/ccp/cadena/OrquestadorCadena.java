@@ -20,6 +20,8 @@ import java.util.UUID;
 final class OrquestadorCadena {
 
   private static final Logger LOG = LoggerFactory.getLogger(OrquestadorCadena.class);
+  /** Why an open Bandeja item closed by itself: its stage confirmed after the escalation. */
+  static final String CONFIRMACION_TARDIA = "confirmación tardía";
 
   private final RepositorioCadena cadenas;
   private final PublicadorComandos comandos;
@@ -63,14 +65,17 @@ final class OrquestadorCadena {
   /**
    * ASR-4 ends when a retried stage confirms and what follows it is acknowledged by the broker (R11). A confirmation
    * after the escalation is late, not lost: the chain goes on, ASR-4 was missed (the escalation measured it), and the
-   * Bandeja's item closes — as part of this confirmation, so that a failure retries it.
+   * Bandeja's item closes. So does the item of an escalation the operator retried (the stage is on its retry again):
+   * the stage came back. Either close is part of this confirmation, so that a failure retries it.
    */
   private Future<Void> medir(UUID pedido, Etapa etapa, RepositorioCadena.Avance avance) {
     if (avance.antes() == EstadoEtapa.EN_REINTENTO && avance.reintentoDesde() != null) {
       asr4.record(Duration.between(avance.reintentoDesde().toInstant(), Instant.now()));
+      // Also the Reanudador's own retries (R8), which have no item yet: the statement then finds none, by its index.
+      return cadenas.cerrarPorConfirmacion(pedido, etapa, RepositorioCadena.ETAPA_VOLVIO);
     } else if (avance.antes() == EstadoEtapa.ESCALADA) {
       LOG.info("Order {}: {} confirmed after its escalation; the chain goes on and its inbox item closes", pedido, etapa);
-      return cadenas.cerrarPorConfirmacionTardia(pedido, etapa);
+      return cadenas.cerrarPorConfirmacion(pedido, etapa, CONFIRMACION_TARDIA);
     }
     return Future.succeededFuture();
   }
@@ -82,7 +87,7 @@ final class OrquestadorCadena {
       RepositorioCadena.Situacion s = found.get();
       // A late confirmation redelivered after its close failed: the item closes now (an open one only; else nothing).
       Future<Void> cerrada = s.estados().get(confirmada) == EstadoEtapa.COMPLETADA
-        ? cadenas.cerrarPorConfirmacionTardia(pedido, confirmada) : Future.succeededFuture();
+        ? cadenas.cerrarPorConfirmacion(pedido, confirmada, CONFIRMACION_TARDIA) : Future.succeededFuture();
       return cerrada.compose(x -> reenviar(pedido, confirmada, s));
     });
   }

@@ -224,8 +224,12 @@ final class RepositorioCadena implements RegistroSenales, CadenaDePedido {
     return sql.preparedQuery(SqlBandeja.FALLIDO).execute(Tuple.of(id, detalle)).mapEmpty();
   }
 
-  Future<Void> cerrarPorConfirmacionTardia(UUID pedido, Etapa etapa) {
-    return sql.preparedQuery(SqlBandeja.CERRAR_TARDIA).execute(Tuple.of(pedido, etapa.name())).mapEmpty();
+  /** Why a retried item closed by itself: after who retried it, its {@code cierre} says so. */
+  static final String ETAPA_VOLVIO = "la etapa volvió y confirmó";
+
+  /** The stage confirmed: its escalations' items close, an open one with {@code motivo}, a retried one as {@link #ETAPA_VOLVIO}. */
+  Future<Void> cerrarPorConfirmacion(UUID pedido, Etapa etapa, String motivo) {
+    return sql.preparedQuery(SqlBandeja.CERRAR_CONFIRMADA).execute(Tuple.of(pedido, etapa.name(), motivo, ETAPA_VOLVIO)).mapEmpty();
   }
 
   /** Whether this call closed the open item. */

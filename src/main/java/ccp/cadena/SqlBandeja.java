@@ -26,12 +26,21 @@ final class SqlBandeja {
   static final String FALLIDO = """
     INSERT INTO cadena.bandeja (id, tipo, detalle, estado) VALUES ($1, 'FALLIDO', $2, 'ABIERTO') ON CONFLICT (id) DO NOTHING""";
 
-  static final String CERRAR_TARDIA = """
-    UPDATE cadena.bandeja SET estado = 'CERRADO', cerrada_en = now(), cierre = 'confirmación tardía'
-    WHERE pedido = $1 AND etapa = $2 AND tipo = 'ESCALADA' AND estado = 'ABIERTO'""";
+  /**
+   * The stage confirmed: its escalations' items close by themselves — an open one with {@code $3} as the reason (a late
+   * confirmation, or the operator's retry confirmed before the item was marked), and one the operator retried, which
+   * waited as REINTENTADO for the stage to come back, with {@code $4} after who retried it.
+   */
+  static final String CERRAR_CONFIRMADA = """
+    UPDATE cadena.bandeja SET estado = 'CERRADO', cerrada_en = now(),
+           cierre = CASE WHEN estado = 'REINTENTADO' THEN cierre || '; ' || $4 ELSE $3 END
+    WHERE pedido = $1 AND etapa = $2 AND tipo = 'ESCALADA' AND estado IN ('ABIERTO', 'REINTENTADO')""";
 
+  /** The operator's close: of an open item, or of a retried one whose stage has not come back (the order was annulled). */
   static final String CERRAR = """
-    UPDATE cadena.bandeja SET estado = 'CERRADO', cerrada_en = now(), cierre = $2 WHERE id = $1 AND estado = 'ABIERTO'
+    UPDATE cadena.bandeja SET estado = 'CERRADO', cerrada_en = now(),
+           cierre = CASE WHEN estado = 'REINTENTADO' THEN cierre || '; ' || $2 ELSE $2 END
+    WHERE id = $1 AND estado IN ('ABIERTO', 'REINTENTADO')
     RETURNING id""";
 
   static final String MARCAR_REINTENTO = """

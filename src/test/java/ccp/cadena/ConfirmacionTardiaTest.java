@@ -40,9 +40,10 @@ import static org.awaitility.Awaitility.await;
 /**
  * A late confirmation racing the escalation (R9) and the Bandeja's item (R11), on the real database: one side's
  * statement runs in a transaction this test holds open, the other is started and seen waiting on the stage's row (or
- * done, when it does not wait), then the held one commits.
+ * done, when it does not wait), then the held one commits. And the confirmation of a stage the operator retried from
+ * the Bandeja, which closes the item that waited for it.
  */
-@DisplayName("A late confirmation racing the escalation's commit and its Bandeja item: no ASR-4 sample, the item ends closed")
+@DisplayName("A confirmation after an escalation closes its Bandeja item: a late one racing the escalation's commit and its item, or the operator's retry")
 class ConfirmacionTardiaTest {
 
   private static final long PLAZO_MS = 25_000;
@@ -129,6 +130,32 @@ class ConfirmacionTardiaTest {
     archivo.timeout(WAIT.toMillis(), TimeUnit.MILLISECONDS).await();
 
     assertThat(item(pedido)).isEqualTo("CERRADO confirmación tardía");
+  }
+
+  @Test
+  @DisplayName("an item the operator retried waits as REINTENTADO, and closes by itself when the stage comes back and confirms")
+  void reintentadoSeCierraAlVolverLaEtapa() {
+    UUID pedido = escalada();
+    archivar(pedido);
+    assertThat(cadenas.reintentarEscalada(pedido, Etapa.FACTURACION, (int) PLAZO_MS).await()).isPresent();
+    assertThat(cadenas.marcarReintento(idItem(pedido), "operador-1").await()).isTrue();
+    assertThat(item(pedido)).isEqualTo("REINTENTADO reintentado por operador-1");
+
+    orquestador.confirmada(pedido, Etapa.FACTURACION, ResultadoEtapa.COMPLETADA).timeout(WAIT.toMillis(), TimeUnit.MILLISECONDS).await();
+    assertThat(item(pedido)).isEqualTo("CERRADO reintentado por operador-1; la etapa volvió y confirmó");
+    assertThat(asr4.count()).as("the retry confirmed: an ASR-4 sample").isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName("the retried stage confirms before the item is marked: the item closes all the same, and is not marked after")
+  void reintentoConfirmadoAntesDeMarcarlo() {
+    UUID pedido = escalada();
+    archivar(pedido);
+    assertThat(cadenas.reintentarEscalada(pedido, Etapa.FACTURACION, (int) PLAZO_MS).await()).isPresent();
+    orquestador.confirmada(pedido, Etapa.FACTURACION, ResultadoEtapa.COMPLETADA).timeout(WAIT.toMillis(), TimeUnit.MILLISECONDS).await();
+
+    assertThat(cadenas.marcarReintento(idItem(pedido), "operador-1").await()).isFalse();
+    assertThat(item(pedido)).isEqualTo("CERRADO la etapa volvió y confirmó");
   }
 
   /**

@@ -196,15 +196,24 @@ class ConsolaNavegadorTest {
     assertThat(cerrados).filteredOn(i -> cerrado.equals(i.getString("pedido")))
       .singleElement().satisfies(i -> assertThat(i.getString("cierre")).startsWith("pedido duplicado, atendido por teléfono"));
 
-    // Retried: the item leaves the open ones at once; Facturación back, the stage is confirmed and the chain LISTO. An
-    // escalation of the new attempt while Facturación starts closes itself on the late confirmation.
+    // Retried: the item waits in sight as REINTENTADO, no longer retryable; Facturación back, the stage confirms, the
+    // chain reaches LISTO and the item closes itself. (An escalation of the new attempt while Facturación starts is
+    // another item, which closes itself on the late confirmation.)
     WebElement escalado = driver.findElement(itemReintentado);
-    By mismoItem = By.cssSelector("#bandeja [data-item='" + escalado.getAttribute("data-item") + "']");
+    String id = escalado.getAttribute("data-item");
+    By mismoItem = By.cssSelector("#bandeja [data-item='" + id + "']");
     escalado.findElement(By.className("reintentar")).click();
-    esperar(Duration.ofSeconds(10)).until(ExpectedConditions.numberOfElementsToBe(mismoItem, 0));
+    WebElement esperando = esperar(Duration.ofSeconds(10)).until(ExpectedConditions.presenceOfElementLocated(
+      By.cssSelector("#bandeja [data-item='" + id + "'][data-estado='REINTENTADO']")));
+    assertThat(esperando.findElements(By.className("reintentar"))).isEmpty();
+    assertThat(itemBandeja(id).getString("estado")).isEqualTo("REINTENTADO");
     facturacion = RunningApp.start(SharedInfra.process(cluster, Map.of()), EnumSet.of(Role.FACTURACION));
     await("the retried stage back and the chain LISTO").atMost(CADENA)
       .until(() -> estadoCadena(vendedor, reintentado), "LISTO"::equals);
+    esperar(Duration.ofSeconds(10)).until(ExpectedConditions.numberOfElementsToBe(mismoItem, 0));
+    JsonObject cerradoSolo = itemBandeja(id);
+    assertThat(cerradoSolo.getString("estado")).as("the retried item closed itself").isEqualTo("CERRADO");
+    assertThat(cerradoSolo.getString("cierre")).startsWith("reintentado por ").endsWith("la etapa volvió y confirmó");
     esperar(Duration.ofSeconds(30)).until(ExpectedConditions.numberOfElementsToBe(itemReintentado, 0));
     sinErrores("bandeja");
   }
@@ -317,6 +326,12 @@ class ConsolaNavegadorTest {
 
   private static void sinErrores(String pagina) {
     assertThat(chromium.consoleErrors()).as("console errors on " + pagina).isEmpty();
+  }
+
+  private static JsonObject itemBandeja(String id) {
+    Http.Response item = Http.get(app.gatewayUrl() + "/v1/bandeja/" + id, api.token(Db.newActor(cluster, "OPERADOR")));
+    assertThat(item.status()).as(item.body()).isEqualTo(200);
+    return item.json();
   }
 
   private static String estadoCadena(String vendedor, String pedido) {
