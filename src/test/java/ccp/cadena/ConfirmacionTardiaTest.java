@@ -158,6 +158,19 @@ class ConfirmacionTardiaTest {
     assertThat(item(pedido)).isEqualTo("CERRADO la etapa volvió y confirmó");
   }
 
+  @Test
+  @DisplayName("a retried item whose stage never comes back is closed by the operator with a reason, once")
+  void reintentadoCerradoConMotivo() {
+    UUID pedido = escalada();
+    archivar(pedido);
+    assertThat(cadenas.reintentarEscalada(pedido, Etapa.FACTURACION, (int) PLAZO_MS).await()).isPresent();
+    assertThat(cadenas.marcarReintento(idItem(pedido), "operador-1").await()).isTrue();
+
+    assertThat(cadenas.cerrarItem(idItem(pedido), "pedido anulado por el cliente (operador-2)").await()).isTrue();
+    assertThat(item(pedido)).isEqualTo("CERRADO reintentado por operador-1; pedido anulado por el cliente (operador-2)");
+    assertThat(cadenas.cerrarItem(idItem(pedido), "otra vez (operador-2)").await()).as("already closed").isFalse();
+  }
+
   /**
    * Runs {@code primero} in a transaction left open, starts {@code segundo}, waits until it waits on a lock (or, when
    * {@code debeEsperar} is false, until it waits or is done), commits, and answers {@code segundo}'s outcome.
