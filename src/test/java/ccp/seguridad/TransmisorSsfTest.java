@@ -158,6 +158,13 @@ class TransmisorSsfTest {
     });
     assertThat(alertas("?actor=" + vendedor).stream().mapToInt(a -> entrega(a, flujo).getInteger("intentos")).sum())
       .as("tries, the refused ones included").isGreaterThan(3);
+
+    // On /metrics, per stream: each 503 a retry, each SET accepted one delivery timed, none refused.
+    await("the deliveries timed").atMost(Duration.ofSeconds(5)).until(() -> medida("ssf_delivery_seconds_count", flujo), n -> n == 3);
+    assertThat(medida("ssf_delivery_retries_total", flujo)).isEqualTo(8);
+    assertThat(metricas()).as("a latency histogram per stream")
+      .containsPattern("\nssf_delivery_seconds_bucket\\{[^}]*stream=\"" + flujo.getString("stream_id") + "\"");
+    assertThat(medidas("ssf_delivery_refused_total", flujo)).isEmpty();
   }
 
   @Test
@@ -175,6 +182,11 @@ class TransmisorSsfTest {
     abrir(vendedor, "intruso-ssf-3b");
     await("a later SET still goes out").atMost(Duration.ofSeconds(5)).until(() -> aceptados(path, vendedor).size() == 1);
     assertThat(de(path, vendedor)).hasSize(2);
+    // On /metrics, per stream: the refusal counted once and never retried, the later SET's delivery timed.
+    assertThat(medida("ssf_delivery_refused_total", flujo)).isEqualTo(1);
+    await("the later SET timed").atMost(Duration.ofSeconds(5))
+      .until(() -> medidas("ssf_delivery_seconds_count", flujo), l -> l.equals(List.of(1.0)));
+    assertThat(medidas("ssf_delivery_retries_total", flujo)).isEmpty();
 
     // A redirect is not followed (it could lead anywhere): the receiver must fix its endpoint.
     String redirige = "/push-redirige";
@@ -186,6 +198,8 @@ class TransmisorSsfTest {
         .anyMatch(e -> e.getString("stream_id").equals(otro.getString("stream_id")) && e.getString("rechazada_en") != null
           && e.getString("ultimo_error").contains("302"))));
     assertThat(de(redirige, vendedor)).hasSize(1);
+    assertThat(medida("ssf_delivery_refused_total", otro)).isEqualTo(1);
+    assertThat(medidas("ssf_delivery_retries_total", otro)).isEmpty();
   }
 
   @Test
@@ -330,6 +344,24 @@ class TransmisorSsfTest {
     assertThat(Http.send("DELETE", ssf + "/v1/ssf/stream?stream_id=" + id, area, "").status()).isEqualTo(204);
     assertThat(Http.get(ssf + "/v1/ssf/stream?stream_id=" + id, area).status()).isEqualTo(404);
     flujosCreados.remove(id);
+  }
+
+  /** The one value of {@code serie} for {@code flujo} on the process's /metrics, as Prometheus scrapes it. */
+  private static double medida(String serie, JsonObject flujo) {
+    List<Double> valores = medidas(serie, flujo);
+    assertThat(valores).as(serie + " of stream " + flujo.getString("stream_id")).hasSize(1);
+    return valores.get(0);
+  }
+
+  /** The values of {@code serie} tagged with {@code flujo}'s id: none until its first sample. */
+  private static List<Double> medidas(String serie, JsonObject flujo) {
+    String etiqueta = "stream=\"" + flujo.getString("stream_id") + "\"";
+    return metricas().lines().filter(l -> l.startsWith(serie + "{") && l.contains(etiqueta))
+      .map(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).toList();
+  }
+
+  private static String metricas() {
+    return Http.get(app.managementUrl() + "/metrics", null).body();
   }
 
   /** The alert's delivery to {@code flujo}: other tests' streams get the same alerts. */
