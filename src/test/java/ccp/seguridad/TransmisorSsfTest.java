@@ -346,6 +346,33 @@ class TransmisorSsfTest {
     flujosCreados.remove(id);
   }
 
+  @Test
+  @DisplayName("through the gateway: the metadata and the JWK Set open to anyone, stream management behind the App's token check")
+  void porLaPuerta() throws Exception {
+    try (RunningApp puerta = RunningApp.start(SharedInfra.process(app.settings(), Map.of()), Set.of(Role.GATEWAY))) {
+      String gw = puerta.gatewayUrl();
+      Http.Response metadatos = Http.get(gw + "/.well-known/ssf-configuration", null);
+      assertThat(metadatos.status()).as(metadatos.body()).isEqualTo(200);
+      assertThat(metadatos.json()).isEqualTo(Http.get(app.seguridadUrl() + "/.well-known/ssf-configuration", null).json());
+      Http.Response jwks = Http.get(gw + "/ssf/jwks", null);
+      assertThat(jwks.status()).as(jwks.body()).isEqualTo(200);
+      assertThat(jwks.json()).isEqualTo(Http.get(app.seguridadUrl() + "/ssf/jwks", null).json());
+
+      String pedido = new JsonObject().put("events_requested", new JsonArray().add(TiposEvento.DISPOSITIVO_NO_VALIDO)).encode();
+      assertThat(Http.post(gw + "/v1/ssf/stream", null, pedido).status()).as("no token: refused at the gateway").isEqualTo(401);
+      Http.Response creado = Http.post(gw + "/v1/ssf/stream", area, pedido);
+      assertThat(creado.status()).as(creado.body()).isEqualTo(201);
+      String id = creado.json().getString("stream_id");
+      flujosCreados.add(id);
+      assertThat(Http.get(app.seguridadUrl() + "/v1/ssf/stream?stream_id=" + id, area).json()).as("created at seguridad")
+        .isEqualTo(creado.json());
+      assertThat(Http.get(gw + "/v1/ssf/stream?stream_id=" + id, area).json()).isEqualTo(creado.json());
+      assertThat(Http.send("DELETE", gw + "/v1/ssf/stream?stream_id=" + id, area, "").status()).isEqualTo(204);
+      assertThat(Http.get(app.seguridadUrl() + "/v1/ssf/stream?stream_id=" + id, area).status()).isEqualTo(404);
+      flujosCreados.remove(id);
+    }
+  }
+
   /** The one value of {@code serie} for {@code flujo} on the process's /metrics, as Prometheus scrapes it. */
   private static double medida(String serie, JsonObject flujo) {
     List<Double> valores = medidas(serie, flujo);
