@@ -521,8 +521,9 @@ class ManifestosTest {
   }
 
   @Test
-  @DisplayName("the security consumers' lag pages: the alarm names exactly seguridad's consumer groups, and ASR-1/ASR-2 over budget page too")
-  void alarmas() throws IOException {
+  @DisplayName("the security consumers' lag pages: the alarm names exactly seguridad's consumer groups, and ASR-1/ASR-2 over budget "
+    + "page too; so does a Shared Signals stream not receiving its SETs, on series /metrics really exports")
+  void alarmas() throws Exception {
     Object rule = k8s.named("PrometheusRule", "reto2-ccp").body();
     List<Object> rules = new ArrayList<>();
     list(at(rule, "spec", "groups")).forEach(g -> rules.addAll(list(at(g, "rules"))));
@@ -537,6 +538,20 @@ class ManifestosTest {
       double budgetSeconds = Manifests.settings(clusterEnv).integer(name + ".budget-ms") / 1000.0;
       assertThat(rules).as(name).anyMatch(r -> str(r, "expr").contains(name + "_seconds_bucket")
         && str(r, "expr").endsWith("> " + (budgetSeconds == Math.rint(budgetSeconds) ? String.valueOf((long) budgetSeconds) : String.valueOf(budgetSeconds))));
+    }
+    String ssf = rules.stream().filter(r -> "SsfDeliveryFailing".equals(str(r, "alert"))).map(r -> str(r, "expr")).findFirst()
+      .orElseThrow(() -> new AssertionError("no SsfDeliveryFailing alert"));
+    Matcher serie = Pattern.compile("\\b(ssf_[a-z0-9_]+)\\b").matcher(ssf);
+    Set<String> series = new TreeSet<>();
+    while (serie.find()) series.add(serie.group(1));
+    assertThat(series).containsExactlyInAnyOrder("ssf_delivery_refused_total", "ssf_delivery_retries_total", "ssf_delivery_seconds_count");
+    String scrape;
+    try (RunningManagement management = RunningManagement.start()) {
+      management.recordEveryAsr(Manifests.settings(clusterEnv));
+      scrape = management.body("/metrics");
+    }
+    for (String name : series) {
+      assertThat(scrape).as("/metrics exports " + name + " per stream").containsPattern("\n" + name + "\\{[^}]*stream=");
     }
   }
 
