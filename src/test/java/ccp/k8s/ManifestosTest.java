@@ -521,8 +521,9 @@ class ManifestosTest {
   }
 
   @Test
-  @DisplayName("the security consumers' lag pages: the alarm names exactly seguridad's consumer groups, and ASR-1/ASR-2 over budget "
-    + "page too; so does a Shared Signals stream not receiving its SETs, on series /metrics really exports")
+  @DisplayName("the security consumers' lag pages: the alarm names exactly seguridad's consumer groups; a record retried past "
+    + "kafka.consumer.retry-ms pages for any group; ASR-1/ASR-2 over budget page too; so does a Shared Signals stream not "
+    + "receiving its SETs, on series /metrics really exports")
   void alarmas() throws Exception {
     Object rule = k8s.named("PrometheusRule", "reto2-ccp").body();
     List<Object> rules = new ArrayList<>();
@@ -533,6 +534,14 @@ class ManifestosTest {
     assertThat(groups.find()).as(lag).isTrue();
     assertThat(Set.of(groups.group(1).split("\\|"))).isEqualTo(KafkaAccess.TABLE.get(Role.SEGURIDAD).consumes().keySet());
     assertThat(lag).contains("kafka_consumer_lag");
+    Object stuck = rules.stream().filter(r -> str(r, "expr").contains("kafka_consumer_retrying_seconds")).findFirst()
+      .orElseThrow(() -> new AssertionError("no alert on kafka_consumer_retrying_seconds"));
+    // Every group: the Bandeja retries until done as seguridad's do, and any group waits out an outage. At retry-ms a
+    // group that dead-letters has set its record aside, so it pages only for what nothing else reports.
+    long retrySeconds = Manifests.settings(clusterEnv).integer("kafka.consumer.retry-ms") / 1000;
+    assertThat(str(stuck, "expr")).doesNotContain("group=").endsWith("> " + retrySeconds);
+    assertThat(str(stuck, "for")).as("held a while, past a dead-lettering group's last back-off").isNotBlank();
+    assertThat(str(stuck, "labels", "severity")).isEqualTo("critical");
     for (int asr = 1; asr <= 2; asr++) {
       String name = "asr" + asr;
       double budgetSeconds = Manifests.settings(clusterEnv).integer(name + ".budget-ms") / 1000.0;

@@ -43,7 +43,8 @@ import java.util.function.Supplier;
  *       failures while the process is ready count: a failure while a dependency is down (readiness failing) pauses the
  *       assigned partitions instead, until the process is ready again, and then the record's count starts afresh — an
  *       outage is waited out, not turned into dead letters. A consumer that must fail closed retries until done
- *       ({@link RetryPolicy#UNTIL_DONE}).</li>
+ *       ({@link RetryPolicy#UNTIL_DONE}); how long the oldest failing record has been retried is a gauge
+ *       ({@link #retryingOn}), so that a stuck one reaches a person.</li>
  *   <li>Past {@code kafka.consumer.max-in-flight} records in progress, or four times as many fetched records waiting
  *       behind an unfinished one for their commit, the assigned partitions are paused: memory stays bounded.</li>
  * </ul>
@@ -94,6 +95,7 @@ public final class ReliableConsumer {
   private final Map<TopicPartition, Progress> progress = new HashMap<>();
   private final Set<TopicPartition> assigned = new HashSet<>();
   private final Map<String, Future<Void>> tailByKey = new HashMap<>();
+  private final FailingRecords failing = new FailingRecords();
   private KafkaConsumer<String, String> consumer;
   private String clientId;
   private long lagTimer = -1;
@@ -204,6 +206,22 @@ public final class ReliableConsumer {
     lagTimer = vertx.setPeriodic(LAG_PERIOD_MS, id -> measureLag());
     return Gauge.builder("kafka_consumer_lag", this, consumer -> consumer.lag)
       .description("Records of the group member's partitions not yet handled: the log's end minus its commit point")
+      .tag("group", group)
+      .tag("topic", topic)
+      .tag("client", clientId)
+      .register(registry);
+  }
+
+  /**
+   * How long this member has been retrying its oldest record still failing, as a gauge,
+   * {@code kafka_consumer_retrying_seconds} tagged with its group and topic (0 when none is), from the record's first
+   * failure, an outage's wait included. A record that keeps failing holds its partition's commit, and under
+   * {@link RetryPolicy#UNTIL_DONE} nothing else tells anyone: this is what pages (k8s/monitoring/alerts.yaml). Remove
+   * it on stop.
+   */
+  Gauge retryingOn(MeterRegistry registry) {
+    return Gauge.builder("kafka_consumer_retrying_seconds", failing, FailingRecords::oldestSeconds)
+      .description("How long the oldest record this group member is still retrying has been failing, 0 when none is")
       .tag("group", group)
       .tag("topic", topic)
       .tag("client", clientId)
@@ -355,7 +373,8 @@ public final class ReliableConsumer {
     }, record, policy, new Attempts()).recover(err -> err instanceof PoisonMessageException
       // The dead letter itself is published until it is: it is how the failure reaches a person.
       ? retrying(() -> deadLetter(record, err.getMessage()), record, RetryPolicy.UNTIL_DONE, new Attempts())
-      : Future.failedFuture(err));
+      : Future.failedFuture(err))
+      .andThen(ended -> failing.ended(record));
   }
 
   /**
@@ -369,6 +388,7 @@ public final class ReliableConsumer {
     if (closed) return Future.failedFuture("consumer stopped");
     return attempt.get().recover(err -> {
       if (err instanceof PoisonMessageException || closed) return Future.failedFuture(err);
+      failing.failed(record);
       return dependenciesReady().compose(ready -> {
         if (closed) return Future.failedFuture(err);
         if (!ready) {
