@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -281,7 +282,19 @@ public final class ReliableConsumer {
     if (pressure != null) pressure.stop();
     if (yieldTo != null) yieldTo.stop();
     if (recovery != null) recovery.tryFail("consumer stopped");
-    return lastCommit.eventually(this::commitProgress).eventually(() -> consumer.close());
+    // Each wait bounded: a commit whose callback never comes, or a close stuck in the client, would otherwise hold the
+    // process's stop for ever (seen in the suite, the seguridad leadership's lock held behind it). What is not committed
+    // is redelivered, and every effect is idempotent.
+    return lastCommit.timeout(API_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+      .recover(err -> {
+        LOG.warn("Group {}: the commit in flight did not end within {} ms of the stop ({})", group, API_TIMEOUT_MS, err.toString());
+        committing = false;
+        return Future.succeededFuture();
+      })
+      .eventually(this::commitProgress)
+      .eventually(() -> consumer.close().timeout(2L * API_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+        .onFailure(err -> LOG.warn("Group {}: the consumer's close did not end ({}); left to the process's end", group, err.toString()))
+        .otherwiseEmpty());
   }
 
   private void onAssigned(Set<TopicPartition> partitions) {
