@@ -20,13 +20,13 @@ public class SobrecargaSimulation extends Simulation {
 
   private static final int P99_MILLIS = 500;
 
-  private final Scenarios scenarios = new Scenarios(LoadParameters.read(800), true);
+  private final Scenarios scenarios = new Scenarios(LoadParameters.read(400), true);
   private final AsrReport asr = new AsrReport(scenarios.parameters.metricsUrls(), List.of(scenarios.asr1(), scenarios.asr2()));
 
   {
     LoadParameters p = scenarios.parameters;
     double factor = Double.parseDouble(System.getProperty("factor", "2"));
-    double pedidos = Double.parseDouble(System.getProperty("pedidos", "300"));
+    double pedidos = Double.parseDouble(System.getProperty("pedidos", "150"));
     int recovery = Integer.parseInt(System.getProperty("recovery", "20"));
     System.out.printf("Overload: %.1fx sessions %.0f/s and orders %.0f/s for %d s, then 1x for %d s, against %s%n",
       factor, p.rate(), pedidos, p.durationSeconds(), recovery, p.baseUrls());
