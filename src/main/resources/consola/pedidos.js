@@ -40,7 +40,7 @@ export function paginaPedidos(vista, { llamar, mostrarError, limpiarError }) {
   mas.addEventListener('click', () => { paginas += 1; cargar(); });
 
   function tarjeta(p) {
-    const estado = p.estado === 'ANULADO' ? 'ANULADO' : (p.cadena ? p.cadena.estado : 'REGISTRADO');
+    const estado = p.situacion;
     return el('article', { class: 'tarjeta pedido', dataset: { pedido: p.pedido, estado } },
       el('h3', {}, `Pedido ${p.pedido.slice(0, 8)} · ${p.tendero} `, el('span', { class: `etiqueta estado-${estado}` }, estado)),
       el('p', { class: 'ayuda' }, `${p.lineas.map((l) => `${l.cantidad} × ${l.producto}`).join(', ')} · ${fechaHora(p.creado_en)}`,

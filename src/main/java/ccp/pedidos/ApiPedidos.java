@@ -175,12 +175,26 @@ final class ApiPedidos implements AppApi {
   }
 
   /**
-   * The order with its chain (null until the Coordinador starts it) and Facturación's invoice and credit note. The chain
-   * is read first: a stage it shows done has its effect written already, so the invoice read after it is there.
+   * The order with its chain (null until the Coordinador starts it), Facturación's invoice and credit note, and its
+   * {@link #situacion}. The chain is read first: a stage it shows done has its effect written already, so the invoice
+   * read after it is there.
    */
   private Future<JsonObject> conSuCadena(UUID id, JsonObject pedido) {
     return cadenas.de(id).compose(cadena -> comprobantes.de(id).map(documentos ->
-      pedido.put("cadena", cadena.orElse(null)).mergeIn(documentos)));
+      pedido.put("cadena", cadena.orElse(null)).put("situacion", situacion(pedido, cadena.orElse(null))).mergeIn(documentos)));
+  }
+
+  /**
+   * Where the order stands, in one word: {@code estado} is Pedidos' own record (REGISTRADO until annulled), which
+   * says nothing of the chain, so a reader would otherwise have to combine it with the chain's. REGISTRADO until the
+   * chain starts, then the chain's EN_CURSO, LISTO or RECHAZADO; ANULADO once annulled. A chain stops only for an
+   * annulled order, so DETENIDO is ANULADO too: the annulment may commit between the order's read and the chain's.
+   */
+  private static String situacion(JsonObject pedido, JsonObject cadena) {
+    if ("ANULADO".equals(pedido.getString("estado"))) return "ANULADO";
+    if (cadena == null) return "REGISTRADO";
+    String estado = cadena.getString("estado");
+    return "DETENIDO".equals(estado) ? "ANULADO" : estado;
   }
 
   static UUID pedidoId(RoutingContext ctx) {

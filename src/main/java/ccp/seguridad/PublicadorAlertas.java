@@ -83,7 +83,8 @@ final class PublicadorAlertas {
 
   /**
    * A reaction past ASR-2's budget whose next step a peer keeps refusing or not answering (no t_det, so ASR-2 is not
-   * measured as met).
+   * measured as met). {@code paso_hecho} is the last step done: the Notificador sends the outcomes up to it (revoked,
+   * blocked, compensated) as SETs with this alert, so the receivers hear what did happen while the rest waits.
    */
   Future<Void> reaccionDetenida(RegistroReacciones.Reaccion reaccion, String error) {
     JsonObject data = new JsonObject()

@@ -63,7 +63,7 @@ class PedidoConSuCadenaTest {
   }
 
   @Test
-  @DisplayName("a finished order: every stage COMPLETADA with its attempt and times in the chain's order, its invoice, and LISTO")
+  @DisplayName("a finished order: every stage COMPLETADA with its attempt and times in the chain's order, its invoice, and LISTO, which is where it stands")
   void listo() {
     String vendedor = Db.newActor(cluster, "VENDEDOR");
     String pedido = pedir(vendedor, producto(100), 3);
@@ -71,7 +71,8 @@ class PedidoConSuCadenaTest {
     JsonObject leido = await("the chain to finish").atMost(CADENA).until(() -> api.leerPedido(vendedor, pedido),
       p -> "LISTO".equals(estadoCadena(p)));
 
-    assertThat(leido.getString("estado")).isEqualTo("REGISTRADO");
+    assertThat(leido.getString("situacion")).isEqualTo("LISTO");
+    assertThat(leido.getString("estado")).as("Pedidos' own record: not annulled").isEqualTo("REGISTRADO");
     JsonObject cadena = leido.getJsonObject("cadena");
     List<JsonObject> etapas = etapas(cadena);
     assertThat(etapas).extracting(e -> e.getString("etapa") + " " + e.getString("estado") + " " + e.getInteger("intento"))
@@ -104,6 +105,7 @@ class PedidoConSuCadenaTest {
     JsonObject leido = await("the rejection, compensated").atMost(CADENA).until(() -> api.leerPedido(vendedor, pedido),
       p -> "RECHAZADO".equals(estadoCadena(p)) && p.getValue("nota_credito") != null);
 
+    assertThat(leido.getString("situacion")).isEqualTo("RECHAZADO");
     List<JsonObject> etapas = etapas(leido.getJsonObject("cadena"));
     assertThat(etapas).extracting(e -> e.getString("etapa") + " " + e.getString("estado") + " " + e.getInteger("intento"))
       .containsExactly("FACTURACION COMPLETADA 1", "INVENTARIO RECHAZADA 1", "DESPACHO PENDIENTE 0");
@@ -124,6 +126,7 @@ class PedidoConSuCadenaTest {
       p -> "DETENIDO".equals(estadoCadena(p)) && (p.getValue("factura") == null || p.getValue("nota_credito") != null));
 
     assertThat(leido.getString("estado")).isEqualTo("ANULADO");
+    assertThat(leido.getString("situacion")).isEqualTo("ANULADO");
     assertThat(leido.getJsonObject("cadena").getString("terminada_en")).isNotNull();
   }
 

@@ -521,8 +521,10 @@ class ManifestosTest {
   }
 
   @Test
-  @DisplayName("the security consumers' lag pages: the alarm names exactly seguridad's consumer groups, and ASR-1/ASR-2 over budget page too")
-  void alarmas() throws IOException {
+  @DisplayName("the security consumers' lag pages: the alarm names exactly seguridad's consumer groups; a record retried past "
+    + "kafka.consumer.retry-ms pages for any group; ASR-1/ASR-2 over budget page too; so does a Shared Signals stream not "
+    + "receiving its SETs, on series /metrics really exports")
+  void alarmas() throws Exception {
     Object rule = k8s.named("PrometheusRule", "reto2-ccp").body();
     List<Object> rules = new ArrayList<>();
     list(at(rule, "spec", "groups")).forEach(g -> rules.addAll(list(at(g, "rules"))));
@@ -532,11 +534,33 @@ class ManifestosTest {
     assertThat(groups.find()).as(lag).isTrue();
     assertThat(Set.of(groups.group(1).split("\\|"))).isEqualTo(KafkaAccess.TABLE.get(Role.SEGURIDAD).consumes().keySet());
     assertThat(lag).contains("kafka_consumer_lag");
+    Object stuck = rules.stream().filter(r -> str(r, "expr").contains("kafka_consumer_retrying_seconds")).findFirst()
+      .orElseThrow(() -> new AssertionError("no alert on kafka_consumer_retrying_seconds"));
+    // Every group: the Bandeja retries until done as seguridad's do, and any group waits out an outage. At retry-ms a
+    // group that dead-letters has set its record aside, so it pages only for what nothing else reports.
+    long retrySeconds = Manifests.settings(clusterEnv).integer("kafka.consumer.retry-ms") / 1000;
+    assertThat(str(stuck, "expr")).doesNotContain("group=").endsWith("> " + retrySeconds);
+    assertThat(str(stuck, "for")).as("held a while, past a dead-lettering group's last back-off").isNotBlank();
+    assertThat(str(stuck, "labels", "severity")).isEqualTo("critical");
     for (int asr = 1; asr <= 2; asr++) {
       String name = "asr" + asr;
       double budgetSeconds = Manifests.settings(clusterEnv).integer(name + ".budget-ms") / 1000.0;
       assertThat(rules).as(name).anyMatch(r -> str(r, "expr").contains(name + "_seconds_bucket")
         && str(r, "expr").endsWith("> " + (budgetSeconds == Math.rint(budgetSeconds) ? String.valueOf((long) budgetSeconds) : String.valueOf(budgetSeconds))));
+    }
+    String ssf = rules.stream().filter(r -> "SsfDeliveryFailing".equals(str(r, "alert"))).map(r -> str(r, "expr")).findFirst()
+      .orElseThrow(() -> new AssertionError("no SsfDeliveryFailing alert"));
+    Matcher serie = Pattern.compile("\\b(ssf_[a-z0-9_]+)\\b").matcher(ssf);
+    Set<String> series = new TreeSet<>();
+    while (serie.find()) series.add(serie.group(1));
+    assertThat(series).containsExactlyInAnyOrder("ssf_delivery_refused_total", "ssf_delivery_retries_total", "ssf_delivery_seconds_count");
+    String scrape;
+    try (RunningManagement management = RunningManagement.start()) {
+      management.recordEveryAsr(Manifests.settings(clusterEnv));
+      scrape = management.body("/metrics");
+    }
+    for (String name : series) {
+      assertThat(scrape).as("/metrics exports " + name + " per stream").containsPattern("\n" + name + "\\{[^}]*stream=");
     }
   }
 

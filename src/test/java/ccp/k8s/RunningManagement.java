@@ -71,7 +71,7 @@ final class RunningManagement implements AutoCloseable {
     ssf.reintento("0123456789abcdef0123456789abcdef");
     ssf.rechazo("0123456789abcdef0123456789abcdef");
     MedidasSsf.recepcion(registry).record(Duration.ofMillis(10));
-    Admission.handler(HttpConfig.from(settings), registry);
+    Admission.handler(vertx, HttpConfig.from(settings), registry);
   }
 
   /** One HTTP answer 503 from a server of this Vert.x, so the server request series exist. */

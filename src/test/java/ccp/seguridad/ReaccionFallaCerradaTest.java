@@ -4,6 +4,7 @@ import ccp.app.Role;
 import ccp.platform.config.Settings;
 import ccp.platform.http.Jwks;
 import ccp.platform.kafka.EventTypes;
+import ccp.seguridad.ssf.TiposEvento;
 import ccp.support.Api;
 import ccp.support.Db;
 import ccp.support.Http;
@@ -60,19 +61,33 @@ class ReaccionFallaCerradaTest {
 
   @ParameterizedTest(name = "the Gestor''s block answering {0}")
   @EnumSource(value = PeerAveriado.Modo.class, names = {"QUINIENTOS", "MUDO"})
-  @DisplayName("a Gestor answering 500, or nothing, past the budget → the same: revoked, told, then finished once")
+  @DisplayName("a Gestor answering 500, or nothing, past the budget → the same: revoked, told, then finished once; the "
+    + "revocation reaches the Shared Signals receivers while the reaction is stuck, and each outcome is one SET")
   void gestorAveriado(PeerAveriado.Modo modo) throws Exception {
     Settings cluster = SharedInfra.settings(Map.of("reaccion.reanudar-tras-ms", 500, "asr2.budget-ms", PRESUPUESTO_MS));
     try (RunningApp puerta = RunningApp.start(cluster, Set.of(Role.GATEWAY, Role.GESTOR, Role.PEDIDOS, Role.CADENA));
          PeerAveriado gestor = PeerAveriado.delante(puerta.app().vertx(), cluster.text("gestor.url"), "/bloqueo", modo)) {
-      Caso caso = Caso.nuevo(cluster, puerta);
       try (RunningApp seguridad = RunningApp.start(SharedInfra.process(cluster,
         Map.of("gestor.url", gestor.url(), "http.client-timeout-ms", 700)),
-        Set.of(Role.SEGURIDAD))) {
+        Set.of(Role.SEGURIDAD));
+           ReceptorPush receptor = ReceptorPush.registrado(puerta.app().vertx(), seguridad.seguridadUrl(),
+             TestTokens.devIssuer(puerta.app().vertx()).valid(Db.newActor(cluster, "SEGURIDAD"), "SEGURIDAD"))) {
+        Caso caso = Caso.nuevo(cluster, puerta);
         caso.detenida();
         assertThat(gestor.averiadas()).as("the block was tried again and again").isGreaterThan(1);
+        // Revoked is an outcome that happened: its receivers hear it with the stuck reaction, not once the Gestor heals.
+        await("the revocation's SET while the reaction is stuck").atMost(Duration.ofSeconds(10))
+          .until(() -> receptor.tipos(caso.consulta), t -> t.contains(TiposEvento.SESION_REVOCADA));
+        assertThat(receptor.tipos(caso.consulta)).containsExactlyInAnyOrder(TiposEvento.REACCION_DETENIDA, TiposEvento.SESION_REVOCADA);
+        assertThat(receptor.de(caso.consulta)).extracting(c -> c.getString("txn")).containsOnly(caso.idEscritura);
         gestor.sanar();
         caso.terminadaUnaVez();
+        // The finished reaction's alert carries the revocation too: the same SET, stored once, not pushed again.
+        await("every outcome, each one SET").atMost(Duration.ofSeconds(10)).during(Duration.ofSeconds(1))
+          .until(() -> receptor.tipos(caso.consulta), t -> t.size() == 5);
+        assertThat(receptor.tipos(caso.consulta)).containsExactlyInAnyOrder(TiposEvento.REACCION_DETENIDA, TiposEvento.SESION_REVOCADA,
+          TiposEvento.ACCESO_INDEBIDO, TiposEvento.CUENTA_DESHABILITADA, TiposEvento.ESCRITURA_COMPENSADA);
+        assertThat(receptor.de(caso.consulta)).extracting(c -> c.getString("jti")).doesNotHaveDuplicates();
       }
     }
   }
@@ -81,7 +96,7 @@ class ReaccionFallaCerradaTest {
   private record Caso(Settings cluster, RunningApp puerta, Api api, String consulta, String area, String operador,
                       String pedido, String idEscritura) {
 
-    /** The order is written and published while no Detector runs. */
+    /** The order is written and its write published (for claveRechazada, while no Detector runs). */
     static Caso nuevo(Settings cluster, RunningApp puerta) {
       Api api = new Api(puerta.gatewayUrl(), TestTokens.devIssuer(puerta.app().vertx()));
       String consulta = Db.newActor(cluster, "CONSULTA");

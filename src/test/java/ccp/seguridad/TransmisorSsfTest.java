@@ -158,6 +158,13 @@ class TransmisorSsfTest {
     });
     assertThat(alertas("?actor=" + vendedor).stream().mapToInt(a -> entrega(a, flujo).getInteger("intentos")).sum())
       .as("tries, the refused ones included").isGreaterThan(3);
+
+    // On /metrics, per stream: each 503 a retry, each SET accepted one delivery timed, none refused.
+    await("the deliveries timed").atMost(Duration.ofSeconds(5)).until(() -> medida("ssf_delivery_seconds_count", flujo), n -> n == 3);
+    assertThat(medida("ssf_delivery_retries_total", flujo)).isEqualTo(8);
+    assertThat(metricas()).as("a latency histogram per stream")
+      .containsPattern("\nssf_delivery_seconds_bucket\\{[^}]*stream=\"" + flujo.getString("stream_id") + "\"");
+    assertThat(medidas("ssf_delivery_refused_total", flujo)).isEmpty();
   }
 
   @Test
@@ -175,6 +182,11 @@ class TransmisorSsfTest {
     abrir(vendedor, "intruso-ssf-3b");
     await("a later SET still goes out").atMost(Duration.ofSeconds(5)).until(() -> aceptados(path, vendedor).size() == 1);
     assertThat(de(path, vendedor)).hasSize(2);
+    // On /metrics, per stream: the refusal counted once and never retried, the later SET's delivery timed.
+    assertThat(medida("ssf_delivery_refused_total", flujo)).isEqualTo(1);
+    await("the later SET timed").atMost(Duration.ofSeconds(5))
+      .until(() -> medidas("ssf_delivery_seconds_count", flujo), l -> l.equals(List.of(1.0)));
+    assertThat(medidas("ssf_delivery_retries_total", flujo)).isEmpty();
 
     // A redirect is not followed (it could lead anywhere): the receiver must fix its endpoint.
     String redirige = "/push-redirige";
@@ -186,6 +198,8 @@ class TransmisorSsfTest {
         .anyMatch(e -> e.getString("stream_id").equals(otro.getString("stream_id")) && e.getString("rechazada_en") != null
           && e.getString("ultimo_error").contains("302"))));
     assertThat(de(redirige, vendedor)).hasSize(1);
+    assertThat(medida("ssf_delivery_refused_total", otro)).isEqualTo(1);
+    assertThat(medidas("ssf_delivery_retries_total", otro)).isEmpty();
   }
 
   @Test
@@ -330,6 +344,51 @@ class TransmisorSsfTest {
     assertThat(Http.send("DELETE", ssf + "/v1/ssf/stream?stream_id=" + id, area, "").status()).isEqualTo(204);
     assertThat(Http.get(ssf + "/v1/ssf/stream?stream_id=" + id, area).status()).isEqualTo(404);
     flujosCreados.remove(id);
+  }
+
+  @Test
+  @DisplayName("through the gateway: the metadata and the JWK Set open to anyone, stream management behind the App's token check")
+  void porLaPuerta() throws Exception {
+    try (RunningApp puerta = RunningApp.start(SharedInfra.process(app.settings(), Map.of()), Set.of(Role.GATEWAY))) {
+      String gw = puerta.gatewayUrl();
+      Http.Response metadatos = Http.get(gw + "/.well-known/ssf-configuration", null);
+      assertThat(metadatos.status()).as(metadatos.body()).isEqualTo(200);
+      assertThat(metadatos.json()).isEqualTo(Http.get(app.seguridadUrl() + "/.well-known/ssf-configuration", null).json());
+      Http.Response jwks = Http.get(gw + "/ssf/jwks", null);
+      assertThat(jwks.status()).as(jwks.body()).isEqualTo(200);
+      assertThat(jwks.json()).isEqualTo(Http.get(app.seguridadUrl() + "/ssf/jwks", null).json());
+
+      String pedido = new JsonObject().put("events_requested", new JsonArray().add(TiposEvento.DISPOSITIVO_NO_VALIDO)).encode();
+      assertThat(Http.post(gw + "/v1/ssf/stream", null, pedido).status()).as("no token: refused at the gateway").isEqualTo(401);
+      Http.Response creado = Http.post(gw + "/v1/ssf/stream", area, pedido);
+      assertThat(creado.status()).as(creado.body()).isEqualTo(201);
+      String id = creado.json().getString("stream_id");
+      flujosCreados.add(id);
+      assertThat(Http.get(app.seguridadUrl() + "/v1/ssf/stream?stream_id=" + id, area).json()).as("created at seguridad")
+        .isEqualTo(creado.json());
+      assertThat(Http.get(gw + "/v1/ssf/stream?stream_id=" + id, area).json()).isEqualTo(creado.json());
+      assertThat(Http.send("DELETE", gw + "/v1/ssf/stream?stream_id=" + id, area, "").status()).isEqualTo(204);
+      assertThat(Http.get(app.seguridadUrl() + "/v1/ssf/stream?stream_id=" + id, area).status()).isEqualTo(404);
+      flujosCreados.remove(id);
+    }
+  }
+
+  /** The one value of {@code serie} for {@code flujo} on the process's /metrics, as Prometheus scrapes it. */
+  private static double medida(String serie, JsonObject flujo) {
+    List<Double> valores = medidas(serie, flujo);
+    assertThat(valores).as(serie + " of stream " + flujo.getString("stream_id")).hasSize(1);
+    return valores.get(0);
+  }
+
+  /** The values of {@code serie} tagged with {@code flujo}'s id: none until its first sample. */
+  private static List<Double> medidas(String serie, JsonObject flujo) {
+    String etiqueta = "stream=\"" + flujo.getString("stream_id") + "\"";
+    return metricas().lines().filter(l -> l.startsWith(serie + "{") && l.contains(etiqueta))
+      .map(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).toList();
+  }
+
+  private static String metricas() {
+    return Http.get(app.managementUrl() + "/metrics", null).body();
   }
 
   /** The alert's delivery to {@code flujo}: other tests' streams get the same alerts. */

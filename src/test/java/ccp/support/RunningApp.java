@@ -90,7 +90,8 @@ public final class RunningApp implements AutoCloseable {
       stopping.await(60, TimeUnit.SECONDS);
     } catch (TimeoutException slow) {
       // A stop that long is worth a look, not a failure: the pod's grace period ends in a kill, which loses nothing.
-      System.err.println("The stop of a process with roles " + RUNNING.get(this) + " has taken 60 s; still deployed: " + deployed());
+      System.err.println("The stop of a process with roles " + RUNNING.get(this) + " has taken 60 s; still deployed: " + deployed()
+        + "; its threads:\n" + threads());
       try {
         stopping.await(90, TimeUnit.SECONDS);
       } catch (TimeoutException stuck) {
@@ -99,6 +100,18 @@ public final class RunningApp implements AutoCloseable {
     }
     RUNNING.remove(this);
     assertThat(blocked).as("Vert.x reported blocked threads").isEmpty();
+  }
+
+  /** The stacks of the threads that run its verticles and its Kafka clients: what a stuck stop waits on. */
+  private static String threads() {
+    StringBuilder out = new StringBuilder();
+    Thread.getAllStackTraces().forEach((thread, stack) -> {
+      String name = thread.getName();
+      if (!name.startsWith("vert.x-") && !name.startsWith("kafka-")) return;
+      out.append(name).append(" (").append(thread.getState()).append(")\n");
+      for (int i = 0; i < Math.min(stack.length, 25); i++) out.append("    at ").append(stack[i]).append('\n');
+    });
+    return out.toString();
   }
 
   /** The verticles whose undeployment has not finished, to say which one holds a stop up. */

@@ -62,6 +62,9 @@ public final class SharedInfra {
     values.put("kafka.commit-interval-ms", 50);
     // The suite measures behaviour, not a cold JIT: the warm-up has its own test (WarmUpTest).
     values.put("gestor.warm-up-ms", 0);
+    // Nor the door's refusals while an event loop runs behind: on a machine as loaded as the suite's they would refuse
+    // the writes a test expects to succeed. AdmissionTest has its own.
+    values.put("http.admission-delay-ms", 0);
     values.putAll(overrides);
     return infrastructure.settings().with(values);
   }

@@ -5,8 +5,10 @@ import ccp.app.Role;
 import ccp.platform.config.Settings;
 import ccp.platform.kafka.KafkaConfig;
 import ccp.platform.kafka.KafkaCredentials;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -17,15 +19,20 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
+import static org.awaitility.Awaitility.await;
+
 /**
- * Direct access to the real broker: what a misbehaving producer would send, and what a topic really holds. A record is
- * sent as the role the ACL table names as a producer of its topic (a duplicate or a poison record from that very
- * producer); a topic is read as the broker's super user, an operator looking into it.
+ * Direct access to the real broker: what a misbehaving producer would send, what a topic really holds, and how far a
+ * consumer group has handled it. A record is sent as the role the ACL table names as a producer of its topic (a
+ * duplicate or a poison record from that very producer); a topic and a group's offsets are read as the broker's super
+ * user, an operator looking into them.
  */
 public final class Topic {
 
@@ -61,6 +68,30 @@ public final class Topic {
       }
       return found;
     }
+  }
+
+  /**
+   * Waits until consumer group {@code group} has handled every record of {@code topic} keyed {@code key} (waiting for the
+   * first to arrive): the group's committed offset on their partition is past the last of them. A group commits past a
+   * record only once it and every earlier record of its partition are handled ({@code ReliableConsumer}), so this is
+   * the proof that a later record of another key cannot give: that one may sit on another partition, and even on the
+   * same one it is handled beside the first, not after it.
+   */
+  public static void awaitHandled(Settings settings, String group, String topic, String key) {
+    ConsumerRecord<String, String> last = await("a record keyed " + key + " on " + topic).atMost(Duration.ofSeconds(20))
+      .until(() -> read(settings, topic, r -> key.equals(r.key())), found -> !found.isEmpty())
+      .stream().max(Comparator.comparingLong(ConsumerRecord::offset)).orElseThrow();
+    TopicPartition partition = new TopicPartition(topic, last.partition());
+    try (Admin admin = Admin.create(new HashMap<String, Object>(admin(settings)))) {
+      await(group + " past " + partition + "@" + last.offset()).atMost(Duration.ofSeconds(20))
+        .until(() -> committed(admin, group, partition) > last.offset());
+    }
+  }
+
+  private static long committed(Admin admin, String group, TopicPartition partition) throws Exception {
+    OffsetAndMetadata committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+      .get(10, TimeUnit.SECONDS).get(partition);
+    return committed == null ? -1 : committed.offset();
   }
 
   /** A client's configuration that authenticates as {@code role}'s principal. */

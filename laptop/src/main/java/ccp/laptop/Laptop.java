@@ -4,6 +4,7 @@ import ccp.app.RunCommand;
 import ccp.app.TokenCommand;
 import ccp.carga.CargaPedidos;
 import ccp.carga.CargaSesiones;
+import ccp.carga.CargaSobrecarga;
 import ccp.lab.Lab;
 import ccp.lab.LabInstancia;
 import ccp.platform.cli.Cli;
@@ -19,6 +20,6 @@ public final class Laptop {
 
   public static void main(String[] args) {
     Cli.main(args, new RunCommand(Embedded.SERVERS), new TokenCommand(), new InfraCommand(), new Lab(), new LabInstancia(),
-      new CargaSesiones(), new CargaPedidos());
+      new CargaSesiones(), new CargaPedidos(), new CargaSobrecarga());
   }
 }

@@ -43,24 +43,38 @@ public final class CargaPedidos implements Callable<Integer> {
     description = "the gateway (default: http://127.0.0.1:<gateway.port>)")
   URI gateway;
 
+  @Option(names = "--rate", paramLabel = "<per-second>", defaultValue = "1500", converter = Converters.PositiveInt.class,
+    description = "orders started per second, whatever the answers do (default: ${DEFAULT-VALUE})")
+  int rate;
+
   @Mixin
-  OpcionesCarga carga = new OpcionesCarga(1500);
+  OpcionesCarga carga = new OpcionesCarga();
 
   @Override
   public Integer call() throws Exception {
     Settings settings = carga.settings();
     URI target = OpcionesCarga.orLocal(gateway, "--gateway", settings, "gateway.port", "");
     String consultas = "consulta-carga-" + UUID.randomUUID().toString().substring(0, 8) + "-";
-    int reserva = ActoresCarga.reserva(carga.rate, carga.duration, improper);
+    int reserva = ActoresCarga.reserva(rate, carga.duration, improper);
     ActoresCarga.registrar(settings, consultas, reserva);
     return carga.run(settings, corrida -> prepare(corrida, target, consultas, reserva));
   }
 
   /** Tokens and bodies first; the load then waits until every improper write of this run was reacted to and notified. */
   private Supplier<Future<String>> prepare(Corrida corrida, URI target, String consultas, int reserva) {
-    DevIssuer minter = corrida.minter();
-    String[] bearers = new String[carga.vendedores];
-    for (int i = 0; i < carga.vendedores; i++) bearers[i] = "Bearer " + minter.mint("vendedor-" + (i + 1), "VENDEDOR");
+    OpenLoad load = corrida.load(rate, shots(corrida.minter(), target, carga.vendedores, improper, consultas, reserva));
+    return () -> corrida.scrape().compose(before -> load.run().compose(result ->
+      corrida.awaitCount("asr2_seconds", before, improperExpected(result)).map(after -> render(result, before, after))));
+  }
+
+  /**
+   * Flow B's entry: an order of each vendedor in turn, or with probability {@code improper} by the next of the run's
+   * {@code reserva} read-only actors {@code consultas0…} (tagged {@link #IMPROPER}: each one a reaction).
+   */
+  static Supplier<OpenLoad.Shot> shots(DevIssuer minter, URI target, int vendedores, double improper, String consultas,
+                                       int reserva) {
+    String[] bearers = new String[vendedores];
+    for (int i = 0; i < vendedores; i++) bearers[i] = "Bearer " + minter.mint("vendedor-" + (i + 1), "VENDEDOR");
     Buffer[] bodies = new Buffer[BODIES];
     for (int i = 0; i < BODIES; i++) {
       bodies[i] = new JsonObject().put("tendero", "T-" + i).put("lineas", new JsonArray()
@@ -71,15 +85,18 @@ public final class CargaPedidos implements Callable<Integer> {
       .setURI("/v1/pedidos").putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
     long[] next = {0};
     int[] usadas = {0};
-    OpenLoad load = corrida.load(() -> {
+    return () -> {
       long n = next[0]++;
       boolean bad = usadas[0] < reserva && ThreadLocalRandom.current().nextDouble() < improper;
-      String bearer = bad ? "Bearer " + minter.mint(consultas + usadas[0]++, "CONSULTA") : bearers[(int) (n % carga.vendedores)];
+      String bearer = bad ? "Bearer " + minter.mint(consultas + usadas[0]++, "CONSULTA") : bearers[(int) (n % vendedores)];
       return new OpenLoad.Shot(new RequestOptions(create).putHeader(HttpHeaders.AUTHORIZATION, bearer),
         bodies[(int) (n % BODIES)], 201, bad ? IMPROPER : null);
-    });
-    return () -> corrida.scrape().compose(before -> load.run().compose(result ->
-      corrida.awaitCount("asr2_seconds", before, result.okByTag().getOrDefault(IMPROPER, 0L)).map(after -> render(result, before, after))));
+    };
+  }
+
+  /** Reactions {@link #shots} tagged as expected. */
+  static long improperExpected(OpenLoad.Result result) {
+    return result.okByTag().getOrDefault(IMPROPER, 0L);
   }
 
   private String render(OpenLoad.Result r, String before, String after) {
@@ -95,8 +112,8 @@ public final class CargaPedidos implements Callable<Integer> {
         revocation check     %s  (per gateway request)
         outbox publish lag   %s  (commit → broker ack)
         chains completed     %s  (chain start → pedido.listo; only with the cadena and stage roles running)""",
-      carga.rate, carga.duration, improper * 100, r.sent(), r.ok(), r.sent() - r.ok(), r.failures(), r.perSecond(), r.latency(),
-      r.refused(), r.timeouts(), OpenLoad.TIMEOUT_MS / 1000, r.okByTag().getOrDefault(IMPROPER, 0L),
+      rate, carga.duration, improper * 100, r.sent(), r.ok(), r.sent() - r.ok(), r.failures(), r.perSecond(), r.latency(),
+      r.refused(), r.timeouts(), OpenLoad.TIMEOUT_MS / 1000, improperExpected(r),
       Histogram.parse(after, "asr2_seconds").countSince(Histogram.parse(before, "asr2_seconds")),
       since(before, after, "asr2_seconds"), since(before, after, "revocation_check_seconds"),
       since(before, after, "outbox_publish_lag_seconds"), since(before, after, "chain_completion_seconds"));

@@ -44,8 +44,12 @@ public final class CargaSesiones implements Callable<Integer> {
     description = "Seguridad, which registers the devices (default: http://127.0.0.1:<seguridad.port>)")
   URI seguridad;
 
+  @Option(names = "--rate", paramLabel = "<per-second>", defaultValue = "2000", converter = Converters.PositiveInt.class,
+    description = "sessions started per second, whatever the answers do (default: ${DEFAULT-VALUE})")
+  int rate;
+
   @Mixin
-  OpcionesCarga carga = new OpcionesCarga(2000);
+  OpcionesCarga carga = new OpcionesCarga();
 
   @Override
   public Integer call() throws Exception {
@@ -57,8 +61,19 @@ public final class CargaSesiones implements Callable<Integer> {
 
   /** Tokens and bodies first; the load then waits until the system has notified every alert it caused. */
   private Supplier<Future<String>> prepare(Corrida corrida, URI sessions, URI devices) {
-    DevIssuer minter = corrida.minter();
-    int vendedores = carga.vendedores;
+    OpenLoad load = corrida.load(rate, shots(corrida.minter(), sessions, carga.vendedores, unknown));
+    return () -> registerDevices(corrida, devices)
+      .compose(registered -> corrida.scrape())
+      .compose(before -> load.run().compose(result ->
+        corrida.awaitCount("asr1_seconds", before, result.okByTag().getOrDefault(UNKNOWN_DEVICE, 0L))
+          .map(after -> render(result, Histogram.parse(before, "asr1_seconds"), Histogram.parse(after, "asr1_seconds")))));
+  }
+
+  /**
+   * Flow A's requests: a session of each vendedor in turn, from its own device, or with probability {@code unknown}
+   * from a device never seen (tagged {@link #UNKNOWN_DEVICE}: each one an alert). Tokens and bodies are made here, once.
+   */
+  static Supplier<OpenLoad.Shot> shots(DevIssuer minter, URI sessions, int vendedores, double unknown) {
     String[] bearers = new String[vendedores];
     Buffer[] homes = new Buffer[vendedores];
     for (int i = 0; i < vendedores; i++) {
@@ -68,7 +83,7 @@ public final class CargaSesiones implements Callable<Integer> {
     RequestOptions open = new RequestOptions().setMethod(HttpMethod.POST).setHost(sessions.getHost()).setPort(sessions.getPort())
       .setURI("/v1/sesiones").putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
     long[] next = {0};
-    OpenLoad load = corrida.load(() -> {
+    return () -> {
       int i = (int) (next[0]++ % vendedores);
       boolean stranger = ThreadLocalRandom.current().nextDouble() < unknown;
       Buffer body = stranger
@@ -76,14 +91,18 @@ public final class CargaSesiones implements Callable<Integer> {
         : homes[i];
       return new OpenLoad.Shot(new RequestOptions(open).putHeader(HttpHeaders.AUTHORIZATION, bearers[i]), body, 201,
         stranger ? UNKNOWN_DEVICE : null);
-    });
+    };
+  }
 
-    String area = "Bearer " + minter.mint("seguridad-1", "SEGURIDAD");
-    return () -> registerDevices(corrida.web(), devices, area, vendedores, carga.connections)
-      .compose(registered -> corrida.scrape())
-      .compose(before -> load.run().compose(result ->
-        corrida.awaitCount("asr1_seconds", before, result.okByTag().getOrDefault(UNKNOWN_DEVICE, 0L))
-          .map(after -> render(result, Histogram.parse(before, "asr1_seconds"), Histogram.parse(after, "asr1_seconds")))));
+  /** Alerts {@link #shots} tagged as expected. */
+  static long alertsExpected(OpenLoad.Result result) {
+    return result.okByTag().getOrDefault(UNKNOWN_DEVICE, 0L);
+  }
+
+  /** The security area registers each vendedor's own device, as a SEGURIDAD person; before {@link #shots} run. */
+  static Future<Void> registerDevices(Corrida corrida, URI seguridad) {
+    String area = "Bearer " + corrida.minter().mint("seguridad-1", "SEGURIDAD");
+    return registerDevices(corrida.web(), seguridad, area, corrida.opciones().vendedores, corrida.opciones().connections);
   }
 
   /** The security area registers each vendedor's own device first, so that only the deliberate strangers raise alerts. */
@@ -115,7 +134,7 @@ public final class CargaSesiones implements Callable<Integer> {
         client timeouts     %d  (no answer within %d s)
         alerts expected     %d, notified %d
         ASR-1 (t0→notified) %s  (budget 2000 ms; the system's asr1 histogram)""",
-      carga.rate, carga.duration, unknown * 100, carga.vendedores, r.sent(), r.ok(), r.sent() - r.ok(), r.failures(), r.perSecond(), r.latency(),
+      rate, carga.duration, unknown * 100, carga.vendedores, r.sent(), r.ok(), r.sent() - r.ok(), r.failures(), r.perSecond(), r.latency(),
       r.refused(), r.timeouts(), OpenLoad.TIMEOUT_MS / 1000, r.okByTag().getOrDefault(UNKNOWN_DEVICE, 0L), after.countSince(before), after.describeSince(before));
   }
 

@@ -2,12 +2,15 @@ package ccp.carga;
 
 import ccp.platform.infra.DevIssuer;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.ext.web.client.WebClient;
 
 import java.net.URI;
+import java.util.List;
 import java.util.function.Supplier;
 
 /** What one load run works with: its Vert.x, a token minter, a client for set-up and scrapes, the system's histograms. */
@@ -17,12 +20,33 @@ record Corrida(Vertx vertx, DevIssuer minter, WebClient web, URI metrics, Opcion
   private static final long CHECK_EVERY_MS = 500;
 
   /**
-   * An open-model load at the run's rate and duration, over a pool of {@code --connections}; the shots' bodies and
-   * headers are built once, since the driver shares the CPU it measures.
+   * An open-model load at {@code rate} for the run's duration, over a pool of {@code --connections}; the shots' bodies
+   * and headers are built once, since the driver shares the CPU it measures.
    */
-  OpenLoad load(Supplier<OpenLoad.Shot> shots) {
+  OpenLoad load(int rate, Supplier<OpenLoad.Shot> shots) {
+    return load(List.of(new OpenLoad.Phase(rate, opciones.duration)), shots);
+  }
+
+  /** The same, in phases of their own rates; a pool of {@code --connections} of its own. */
+  OpenLoad load(List<OpenLoad.Phase> phases, Supplier<OpenLoad.Shot> shots) {
     return new OpenLoad(vertx, vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
-      new PoolOptions().setHttp1MaxSize(opciones.connections)), opciones.rate, opciones.duration, shots);
+      new PoolOptions().setHttp1MaxSize(opciones.connections)), phases, shots);
+  }
+
+  /**
+   * Runs {@code load} on an event loop of its own (a verticle's), so that two loads of one run do not share one
+   * thread of the driver; completes with its result.
+   */
+  Future<OpenLoad.Result> apart(OpenLoad load) {
+    Promise<OpenLoad.Result> done = Promise.promise();
+    return vertx.deployVerticle(new VerticleBase() {
+        @Override
+        public Future<?> start() {
+          load.run().onComplete(done);
+          return Future.succeededFuture();
+        }
+      })
+      .compose(id -> done.future().eventually(() -> vertx.undeploy(id)));
   }
 
   Future<String> scrape() {

@@ -28,10 +28,6 @@ final class OpcionesCarga {
     Supplier<Future<String>> prepare(Corrida corrida);
   }
 
-  @Option(names = "--rate", paramLabel = "<per-second>", converter = Converters.PositiveInt.class,
-    description = "requests started per second, whatever the answers do (default: ${DEFAULT-VALUE})")
-  int rate;
-
   @Option(names = "--duration", paramLabel = "<seconds>", defaultValue = "60", converter = Converters.PositiveInt.class,
     description = "how long to send (default: ${DEFAULT-VALUE})")
   int duration;
@@ -51,11 +47,6 @@ final class OpcionesCarga {
   @Mixin
   ConfOption conf;
 
-  /** {@code rate}: the command's default, its own share of the load. */
-  OpcionesCarga(int rate) {
-    this.rate = rate;
-  }
-
   Settings settings() throws Exception {
     return conf.settings();
   }
@@ -73,6 +64,11 @@ final class OpcionesCarga {
 
   /** Runs {@code carga} to the end and prints its report; a bad configuration fails before anything is sent. */
   int run(Settings settings, Carga carga) {
+    return run(settings, carga, duration + 120L);
+  }
+
+  /** The same, for a load that lasts longer than {@code --duration}: its report awaited {@code waitSeconds} at most. */
+  int run(Settings settings, Carga carga, long waitSeconds) {
     URI scraped = orLocal(metrics, "--metrics", settings, "management.port", "/metrics");
     Vertx vertx = Vertx.vertx();
     try {
@@ -80,7 +76,7 @@ final class OpcionesCarga {
       Supplier<Future<String>> start = carga.prepare(corrida);
       Promise<String> report = Promise.promise();
       vertx.runOnContext(x -> start.get().onComplete(report));
-      System.out.println(report.future().await(duration + 120L, TimeUnit.SECONDS));
+      System.out.println(report.future().await(waitSeconds, TimeUnit.SECONDS));
     } catch (Exception e) {
       throw new IllegalStateException("load run failed: " + e.getMessage(), e);
     } finally {

@@ -8,6 +8,7 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.RequestOptions;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -17,24 +18,25 @@ import java.util.function.Supplier;
 
 /**
  * An open-model load: requests start at a fixed rate whatever the answers do, so a slow system shows up as latency
- * and lower throughput instead of being hidden by a waiting client. Runs on one Vert.x context; its counters are
- * that context's own.
+ * and lower throughput instead of being hidden by a waiting client. The rate may change from one phase to the next (an
+ * overload, then the normal rate). Every answer is kept with the second its request started in, so that a part of the
+ * run can be read apart ({@link Result#window}). Runs on one Vert.x context; its counters are that context's own.
  */
 final class OpenLoad {
 
   /** One request to start; {@code tag} counts its successes apart (e.g. "improper"). */
   record Shot(RequestOptions request, Buffer body, int expectedStatus, String tag) {}
 
-  /**
-   * @param latenciesMicros of the answers with the expected status
-   * @param refusedMicros   of the 503 answers: overload refused at the door, which must come at once
-   */
-  record Result(long sent, long ok, Map<String, Long> okByTag, Map<String, Long> failures, double seconds, long[] latenciesMicros,
-                long[] refusedMicros) {
+  /** {@code rate} requests started per second for {@code seconds}. */
+  record Phase(int rate, int seconds) {}
 
-    double perSecond() {
-      return ok / seconds;
-    }
+  private static final byte OK = 0;
+  private static final byte REFUSED = 1;
+  private static final byte TIMED_OUT = 2;
+  private static final byte FAILED = 3;
+
+  /** What the requests started within some seconds of the run got. */
+  record Window(long sent, long ok, long[] latenciesMicros, long[] refusedMicros, long timeouts, long otherFailures) {
 
     String latency() {
       return describe(latenciesMicros);
@@ -45,21 +47,89 @@ final class OpenLoad {
       return refusedMicros.length == 0 ? "none" : refusedMicros.length + ", " + describe(refusedMicros);
     }
 
+    /** The q-quantile of the accepted answers' latency, in microseconds (0 if none). */
+    long acceptedMicros(double q) {
+      return quantile(latenciesMicros, q);
+    }
+
+    long refusedMicros(double q) {
+      return quantile(refusedMicros, q);
+    }
+  }
+
+  /**
+   * The whole run: {@code sent} and {@code ok} over all of it, the failures by kind; {@code second}, {@code micros}
+   * and {@code kind} hold each answer, in the order they came.
+   */
+  record Result(long sent, long ok, Map<String, Long> okByTag, Map<String, Long> failures, double seconds, int answers,
+                int[] second, long[] micros, byte[] kind) {
+
+    double perSecond() {
+      return ok / seconds;
+    }
+
+    private Window all() {
+      return window(0, Integer.MAX_VALUE);
+    }
+
+    long[] latenciesMicros() {
+      return all().latenciesMicros();
+    }
+
+    long[] refusedMicros() {
+      return all().refusedMicros();
+    }
+
+    String latency() {
+      return all().latency();
+    }
+
+    String refused() {
+      return all().refused();
+    }
+
     /** Requests with no answer within {@link #TIMEOUT_MS}. */
     long timeouts() {
       return failures.getOrDefault(TIMEOUT, 0L);
     }
 
-    private static String describe(long[] micros) {
-      long[] sorted = micros.clone();
-      Arrays.sort(sorted);
-      return String.format(Locale.ROOT, "p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, max %.1f ms",
-        at(sorted, 0.50) / 1000.0, at(sorted, 0.95) / 1000.0, at(sorted, 0.99) / 1000.0, at(sorted, 1.0) / 1000.0);
+    /** The requests started from second {@code from} (inclusive) to {@code to} (exclusive) of the run. */
+    Window window(int from, int to) {
+      long[] accepted = new long[answers];
+      long[] refused = new long[answers];
+      int nAccepted = 0;
+      int nRefused = 0;
+      long timeouts = 0;
+      long other = 0;
+      for (int i = 0; i < answers; i++) {
+        if (second[i] < from || second[i] >= to) continue;
+        switch (kind[i]) {
+          case OK -> accepted[nAccepted++] = micros[i];
+          case REFUSED -> refused[nRefused++] = micros[i];
+          case TIMED_OUT -> timeouts++;
+          default -> other++;
+        }
+      }
+      return new Window(nAccepted + nRefused + timeouts + other, nAccepted, Arrays.copyOf(accepted, nAccepted),
+        Arrays.copyOf(refused, nRefused), timeouts, other);
     }
 
-    private static long at(long[] sorted, double q) {
-      if (sorted.length == 0) return 0;
-      return sorted[Math.max(0, Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1))];
+    /**
+     * How many seconds after second {@code from} the run was back to normal for good: the first second from which every
+     * later second had no refusal and no failure, and its accepted answers' p99 within {@code p99Micros}; -1 if its
+     * last second was not normal yet.
+     */
+    int normalAfter(int from, long p99Micros) {
+      int last = Arrays.stream(second, 0, answers).max().orElse(from - 1);
+      int normalSince = -1;
+      for (int s = last; s >= from; s--) {
+        Window w = window(s, s + 1);
+        boolean normal = w.refusedMicros().length == 0 && w.timeouts() == 0 && w.otherFailures() == 0
+          && w.acceptedMicros(0.99) <= p99Micros;
+        if (!normal) break;
+        normalSince = s;
+      }
+      return normalSince < 0 ? -1 : normalSince - from;
     }
   }
 
@@ -70,12 +140,12 @@ final class OpenLoad {
 
   private final Vertx vertx;
   private final HttpClient http;
-  private final int rate;
-  private final int durationSeconds;
+  private final List<Phase> phases;
   private final Supplier<Shot> shots;
-  private final long[] latencies;
-  private final long[] refused;
-  private int refusals;
+  private final int[] second;
+  private final long[] micros;
+  private final byte[] kind;
+  private int answers;
   private final Map<String, Long> okByTag = new TreeMap<>();
   private final Map<String, Long> failures = new TreeMap<>();
   private long sent;
@@ -84,34 +154,49 @@ final class OpenLoad {
   private double credit;
 
   OpenLoad(Vertx vertx, HttpClient http, int rate, int durationSeconds, Supplier<Shot> shots) {
+    this(vertx, http, List.of(new Phase(rate, durationSeconds)), shots);
+  }
+
+  OpenLoad(Vertx vertx, HttpClient http, List<Phase> phases, Supplier<Shot> shots) {
     this.vertx = vertx;
     this.http = http;
-    this.rate = rate;
-    this.durationSeconds = durationSeconds;
+    this.phases = List.copyOf(phases);
     this.shots = shots;
-    this.latencies = new long[rate * durationSeconds + rate];
-    this.refused = new long[latencies.length];
+    int capacity = phases.stream().mapToInt(p -> p.rate() * p.seconds() + p.rate()).sum();
+    this.second = new int[capacity];
+    this.micros = new long[capacity];
+    this.kind = new byte[capacity];
   }
 
   /** Must be called on the context that owns this load. Completes when the last answer is in. */
   Future<Result> run() {
     Promise<Result> finished = Promise.promise();
     long start = System.nanoTime();
-    long end = start + TimeUnit.SECONDS.toNanos(durationSeconds);
-    double perTick = rate * TICK_MS / 1000.0;
+    long end = start + TimeUnit.SECONDS.toNanos(phases.stream().mapToLong(Phase::seconds).sum());
     vertx.setPeriodic(TICK_MS, timer -> {
-      if (System.nanoTime() >= end) {
+      long now = System.nanoTime();
+      if (now >= end) {
         vertx.cancelTimer(timer);
         drain(finished, start);
         return;
       }
-      credit += perTick;
+      int at = (int) TimeUnit.NANOSECONDS.toSeconds(now - start);
+      credit += rateAt(at) * TICK_MS / 1000.0;
       while (credit >= 1) {
         credit -= 1;
-        fire(shots.get());
+        fire(shots.get(), at);
       }
     });
     return finished.future();
+  }
+
+  private int rateAt(int second) {
+    int from = 0;
+    for (Phase phase : phases) {
+      if (second < from + phase.seconds()) return phase.rate();
+      from += phase.seconds();
+    }
+    return 0;
   }
 
   /** The run lasts until its last answer: a system that queues requests does not get credit for them. */
@@ -120,11 +205,10 @@ final class OpenLoad {
       vertx.setTimer(10, x -> drain(finished, start));
       return;
     }
-    finished.complete(new Result(sent, ok, okByTag, failures, (System.nanoTime() - start) / 1e9,
-      Arrays.copyOf(latencies, (int) Math.min(ok, latencies.length)), Arrays.copyOf(refused, refusals)));
+    finished.complete(new Result(sent, ok, okByTag, failures, (System.nanoTime() - start) / 1e9, answers, second, micros, kind));
   }
 
-  private void fire(Shot shot) {
+  private void fire(Shot shot, int startedIn) {
     sent++;
     inFlight++;
     long began = System.nanoTime();
@@ -133,16 +217,33 @@ final class OpenLoad {
       .compose(response -> response.body().map(ignored -> response.statusCode()))
       .onComplete(ar -> {
         inFlight--;
-        long micros = (System.nanoTime() - began) / 1000;
-        if (ar.succeeded() && ar.result() == shot.expectedStatus()) {
-          if (ok < latencies.length) latencies[(int) ok] = micros;
+        boolean accepted = ar.succeeded() && ar.result() == shot.expectedStatus();
+        boolean timedOut = ar.failed() && ar.cause() instanceof TimeoutException;
+        if (accepted) {
           ok++;
           if (shot.tag() != null) okByTag.merge(shot.tag(), 1L, Long::sum);
         } else {
-          if (ar.succeeded() && ar.result() == 503 && refusals < refused.length) refused[refusals++] = micros;
-          failures.merge(ar.succeeded() ? "HTTP " + ar.result()
-            : ar.cause() instanceof TimeoutException ? TIMEOUT : ar.cause().getClass().getSimpleName(), 1L, Long::sum);
+          failures.merge(ar.succeeded() ? "HTTP " + ar.result() : timedOut ? TIMEOUT : ar.cause().getClass().getSimpleName(),
+            1L, Long::sum);
+        }
+        if (answers < second.length) {
+          second[answers] = startedIn;
+          micros[answers] = (System.nanoTime() - began) / 1000;
+          kind[answers++] = accepted ? OK : ar.succeeded() && ar.result() == 503 ? REFUSED : timedOut ? TIMED_OUT : FAILED;
         }
       });
+  }
+
+  private static String describe(long[] micros) {
+    return String.format(Locale.ROOT, "p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, max %.1f ms",
+      quantile(micros, 0.50) / 1000.0, quantile(micros, 0.95) / 1000.0, quantile(micros, 0.99) / 1000.0,
+      quantile(micros, 1.0) / 1000.0);
+  }
+
+  private static long quantile(long[] micros, double q) {
+    if (micros.length == 0) return 0;
+    long[] sorted = micros.clone();
+    Arrays.sort(sorted);
+    return sorted[Math.max(0, Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1))];
   }
 }

@@ -42,4 +42,47 @@ class OpenLoadTest {
       vertx.close().await(10, TimeUnit.SECONDS);
     }
   }
+
+  /**
+   * An overload phase then the normal rate, against a server that refuses while the first phase lasts and answers slowly
+   * for its first second after: each phase is read apart, and the run is normal again two seconds after the overload.
+   */
+  @Test
+  void phasesReadApartAndTheReturnToNormal() throws Exception {
+    Vertx vertx = Vertx.vertx();
+    try {
+      AtomicLong began = new AtomicLong();
+      HttpServer server = vertx.createHttpServer()
+        .requestHandler(req -> {
+          double at = (System.nanoTime() - began.get()) / 1e9;
+          if (at < 2) req.response().setStatusCode(503).end();
+          else if (at < 3) vertx.setTimer(600, x -> req.response().setStatusCode(201).end());
+          else req.response().setStatusCode(201).end();
+        })
+        .listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
+      RequestOptions post = new RequestOptions().setMethod(HttpMethod.POST).setHost("127.0.0.1")
+        .setPort(server.actualPort()).setURI("/v1/pedidos");
+      OpenLoad load = new OpenLoad(vertx, vertx.createHttpClient(), java.util.List.of(new OpenLoad.Phase(200, 2),
+        new OpenLoad.Phase(100, 3)), () -> new OpenLoad.Shot(post, Buffer.buffer("{}"), 201, null));
+      Promise<OpenLoad.Result> done = Promise.promise();
+      vertx.runOnContext(v -> {
+        began.set(System.nanoTime());
+        load.run().onComplete(done);
+      });
+      OpenLoad.Result r = done.future().await(30, TimeUnit.SECONDS);
+
+      OpenLoad.Window overload = r.window(0, 2);
+      OpenLoad.Window after = r.window(2, Integer.MAX_VALUE);
+      assertThat(overload.sent()).as("200/s for 2 s").isBetween(340L, 410L);
+      assertThat(after.sent()).as("100/s for 3 s").isBetween(250L, 310L);
+      assertThat(overload.sent() + after.sent()).isEqualTo(r.sent());
+      assertThat(overload.ok()).as("refused while the server refuses (give or take the clock's edge)").isLessThan(20);
+      assertThat(after.refusedMicros()).hasSizeLessThan(20);
+      assertThat(after.acceptedMicros(0.99)).as("the slow second").isGreaterThan(500_000);
+      assertThat(r.normalAfter(2, 500_000)).as("normal from the second after the slow one").isBetween(1, 2);
+      assertThat(r.normalAfter(2, 1_000_000)).as("with a looser bound, normal as soon as nothing is refused").isBetween(0, 1);
+    } finally {
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
 }

@@ -2,7 +2,9 @@ package ccp.loadtest;
 
 import ccp.carga.ActoresCarga;
 import ccp.platform.config.Settings;
+import io.gatling.javaapi.core.CheckBuilder;
 import io.gatling.javaapi.core.ScenarioBuilder;
+import io.gatling.javaapi.core.Session;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
 import io.vertx.core.json.JsonObject;
 
@@ -54,8 +56,19 @@ final class Scenarios {
   /** Successful orders by read-only actors: each must cause one ASR-2 reaction. */
   final LongAdder impropias = new LongAdder();
 
+  /**
+   * Whether a refusal at the door (503 {@code overloaded}) is an expected answer, as in an overload (then Gatling
+   * counts it as OK, and only timeouts and other answers fail), or a failure.
+   */
+  private final boolean refusalsExpected;
+
   Scenarios(LoadParameters parameters) {
+    this(parameters, false);
+  }
+
+  Scenarios(LoadParameters parameters, boolean refusalsExpected) {
     this.parameters = parameters;
+    this.refusalsExpected = refusalsExpected;
     this.tokens = new DevTokens(parameters.issuerKey(), System.getProperty("issuer", "ccp"), System.getProperty("audience", "ccp-app"));
     this.bearers = new String[parameters.vendedores()];
     for (int i = 0; i < bearers.length; i++) bearers[i] = tokens.bearer(vendedor(i), "VENDEDOR");
@@ -81,9 +94,9 @@ final class Scenarios {
     }).iterator();
     return scenario("sesiones").feed(feeder)
       .exec(http(ABRIR_SESION).post("/v1/sesiones").header("Authorization", "#{bearer}").body(StringBody("#{cuerpo}"))
-        .check(status().is(201)))
+        .check(answered()))
       .exec(session -> {
-        if (!session.isFailed() && session.getBoolean("desconocido")) desconocidas.increment();
+        if (created(session) && session.getBoolean("desconocido")) desconocidas.increment();
         return session;
       });
   }
@@ -118,11 +131,21 @@ final class Scenarios {
     }).iterator();
     return scenario("pedidos").feed(feeder)
       .exec(http(CREAR_PEDIDO).post("/v1/pedidos").header("Authorization", "#{bearer}").body(StringBody("#{cuerpo}"))
-        .check(status().is(201)))
+        .check(answered()))
       .exec(session -> {
-        if (!session.isFailed() && session.getBoolean("impropio")) impropias.increment();
+        if (created(session) && session.getBoolean("impropio")) impropias.increment();
         return session;
       });
+  }
+
+  /** 201, or with {@link #refusalsExpected} also 503; the status kept in the session. */
+  private CheckBuilder.Final answered() {
+    return (refusalsExpected ? status().in(201, 503) : status().is(201)).saveAs("estado");
+  }
+
+  /** A 201: only a created session or order leaves an ASR record behind. */
+  private static boolean created(Session session) {
+    return !session.isFailed() && session.getInt("estado") == 201;
   }
 
   AsrReport.Asr asr1() {

@@ -6,6 +6,7 @@ import com.netflix.concurrency.limits.limiter.SimpleLimiter;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.RoutingContext;
 
@@ -29,26 +30,40 @@ import java.util.concurrent.TimeUnit;
  * first and the sessions keep theirs. Each router (one per verticle) has its own limiters, confined to its event loop:
  * the library's sample update takes a monitor (its {@code AbstractLimit.onSample} is synchronized) that no other thread
  * ever contends for.
+ * <p>
+ * A limit sees a request only once a handler runs it. When the process has more work than its cores (the chain's
+ * consumers, the broker, the database share them in one process), requests also wait in the event loop's queue before
+ * any handler, where no limit counts them: each verticle therefore also watches its event loop's standing delay
+ * ({@link EventLoopDelay}) and, past {@code http.admission-delay-ms}, refuses writes and reads at once — the security
+ * paths only past four times it — until the loop keeps up again.
  */
 public final class Admission {
 
   /** The route classes, each with its own limit and the latency past which an answer counts as a sign of overload. */
   enum Clase {
-    SEGURIDAD(500), ESCRITURAS(250), LECTURAS(250);
+    SEGURIDAD(500, 4), ESCRITURAS(250, 1), LECTURAS(250, 1);
 
     private final long objetivoMs;
+    /** Times {@code http.admission-delay-ms} of event-loop delay past which the class is refused. */
+    private final int demoras;
 
-    Clase(long objetivoMs) {
+    Clase(long objetivoMs, int demoras) {
       this.objetivoMs = objetivoMs;
+      this.demoras = demoras;
     }
   }
 
   private Admission() {}
 
-  /** A new handler with its own limiters: one per router, mounted on {@code /v1/*} (before the token check) and {@code /ssf/*}. */
-  public static Handler<RoutingContext> handler(HttpConfig http, MeterRegistry registry) {
+  /**
+   * A new handler with its own limiters: one per router, made in its verticle's start (the event loop it watches is
+   * that verticle's), mounted on {@code /v1/*} (before the token check) and {@code /ssf/*}.
+   */
+  public static Handler<RoutingContext> handler(Vertx vertx, HttpConfig http, MeterRegistry registry) {
     Map<Clase, Limiter<Void>> limiters = new EnumMap<>(Clase.class);
     Map<Clase, Counter> refused = new EnumMap<>(Clase.class);
+    Map<Clase, Counter> late = new EnumMap<>(Clase.class);
+    EventLoopDelay delay = http.admissionDelayMs() > 0 ? EventLoopDelay.start(vertx) : null;
     for (Clase clase : Clase.values()) {
       limiters.put(clase, SimpleLimiter.newBuilder().named(clase.name().toLowerCase(Locale.ROOT))
         .limit(AIMDLimit.newBuilder()
@@ -59,18 +74,21 @@ public final class Admission {
           .backoffRatio(0.9)
           .build())
         .build());
-      refused.put(clase, Counter.builder("http_admission_refused")
-        .description("Requests refused at the door, beyond their route class's adaptive concurrency limit (503)")
-        .tag("class", clase.name().toLowerCase(Locale.ROOT)).register(registry));
+      refused.put(clase, refusedCounter(registry, clase, "limit"));
+      late.put(clase, refusedCounter(registry, clase, "delay"));
     }
     return ctx -> {
       Clase clase = clase(ctx);
+      String name = clase.name().toLowerCase(Locale.ROOT);
+      if (delay != null && delay.standingMs() > (long) clase.demoras * http.admissionDelayMs()) {
+        late.get(clase).increment();
+        refuse(ctx, "the " + name + " requests wait behind more work than this process keeps up with; retry");
+        return;
+      }
       Optional<Limiter.Listener> admitted = limiters.get(clase).acquire(null);
       if (admitted.isEmpty()) {
         refused.get(clase).increment();
-        ctx.response().putHeader("Retry-After", "1");
-        ApiErrors.send(ctx, 503, "overloaded", "the " + clase.name().toLowerCase(Locale.ROOT)
-          + " requests are at their concurrency limit; retry");
+        refuse(ctx, "the " + name + " requests are at their concurrency limit; retry");
         return;
       }
       Limiter.Listener listener = admitted.get();
@@ -87,6 +105,18 @@ public final class Admission {
       });
       ctx.next();
     };
+  }
+
+  private static Counter refusedCounter(MeterRegistry registry, Clase clase, String reason) {
+    return Counter.builder("http_admission_refused")
+      .description("Requests refused at the door (503): reason limit, beyond their route class's adaptive concurrency limit; "
+        + "reason delay, while the verticle's event loop runs behind")
+      .tag("class", clase.name().toLowerCase(Locale.ROOT)).tag("reason", reason).register(registry);
+  }
+
+  private static void refuse(RoutingContext ctx, String message) {
+    ctx.response().putHeader("Retry-After", "1");
+    ApiErrors.send(ctx, 503, "overloaded", message);
   }
 
   static Clase clase(RoutingContext ctx) {

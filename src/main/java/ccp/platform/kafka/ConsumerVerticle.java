@@ -9,9 +9,10 @@ import io.vertx.kafka.client.consumer.KafkaConsumerRecord;
 
 /**
  * A verticle that is one consumer thread of the view: a {@link ReliableConsumer} of one group and topic, ready once
- * the group has taken it in, its lag a gauge ({@code kafka_consumer_lag}), with the process's producer for its dead
- * letters and for what it
- * publishes itself. While the process is not ready (its database or broker down), a record that fails pauses it.
+ * the group has taken it in, its lag and how long it has been retrying a failing record gauges
+ * ({@code kafka_consumer_lag}, {@code kafka_consumer_retrying_seconds}), with the process's producer for its dead letters
+ * and for what it publishes itself. While the process is not ready (its database or broker down), a record that fails
+ * pauses it.
  */
 public abstract class ConsumerVerticle extends VerticleBase {
 
@@ -23,6 +24,7 @@ public abstract class ConsumerVerticle extends VerticleBase {
   private EventPublisher publisher;
   private ReliableConsumer consumer;
   private Gauge lag;
+  private Gauge retrying;
   private Gauge yielding;
 
   protected ConsumerVerticle(KafkaConfig kafka, Health health, MeterRegistry registry, String group, String topic) {
@@ -78,6 +80,7 @@ public abstract class ConsumerVerticle extends VerticleBase {
     health.readyWhen(group, context, consumer::readiness);
     return consumer.start().onSuccess(x -> {
       lag = consumer.lagOn(registry);
+      retrying = consumer.retryingOn(registry);
       if (priority() == Priority.CHAIN) yielding = consumer.yieldingOn(registry);
     });
   }
@@ -86,6 +89,7 @@ public abstract class ConsumerVerticle extends VerticleBase {
   public final Future<?> stop() {
     health.forget(group);
     if (lag != null) registry.remove(lag);
+    if (retrying != null) registry.remove(retrying);
     if (yielding != null) registry.remove(yielding);
     return consumer.stop().onComplete(stopped -> release()).eventually(publisher::close);
   }

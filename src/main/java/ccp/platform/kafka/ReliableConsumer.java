@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -43,7 +44,8 @@ import java.util.function.Supplier;
  *       failures while the process is ready count: a failure while a dependency is down (readiness failing) pauses the
  *       assigned partitions instead, until the process is ready again, and then the record's count starts afresh — an
  *       outage is waited out, not turned into dead letters. A consumer that must fail closed retries until done
- *       ({@link RetryPolicy#UNTIL_DONE}).</li>
+ *       ({@link RetryPolicy#UNTIL_DONE}); how long the oldest failing record has been retried is a gauge
+ *       ({@link #retryingOn}), so that a stuck one reaches a person.</li>
  *   <li>Past {@code kafka.consumer.max-in-flight} records in progress, or four times as many fetched records waiting
  *       behind an unfinished one for their commit, the assigned partitions are paused: memory stays bounded.</li>
  * </ul>
@@ -94,6 +96,7 @@ public final class ReliableConsumer {
   private final Map<TopicPartition, Progress> progress = new HashMap<>();
   private final Set<TopicPartition> assigned = new HashSet<>();
   private final Map<String, Future<Void>> tailByKey = new HashMap<>();
+  private final FailingRecords failing = new FailingRecords();
   private KafkaConsumer<String, String> consumer;
   private String clientId;
   private long lagTimer = -1;
@@ -210,6 +213,22 @@ public final class ReliableConsumer {
       .register(registry);
   }
 
+  /**
+   * How long this member has been retrying its oldest record still failing, as a gauge,
+   * {@code kafka_consumer_retrying_seconds} tagged with its group and topic (0 when none is), from the record's first
+   * failure, an outage's wait included. A record that keeps failing holds its partition's commit, and under
+   * {@link RetryPolicy#UNTIL_DONE} nothing else tells anyone: this is what pages (k8s/monitoring/alerts.yaml). Remove
+   * it on stop.
+   */
+  Gauge retryingOn(MeterRegistry registry) {
+    return Gauge.builder("kafka_consumer_retrying_seconds", failing, FailingRecords::oldestSeconds)
+      .description("How long the oldest record this group member is still retrying has been failing, 0 when none is")
+      .tag("group", group)
+      .tag("topic", topic)
+      .tag("client", clientId)
+      .register(registry);
+  }
+
   /** A chain member's yielding to the security consumers of its process as a gauge, {@code kafka_consumer_yielding} (1 while it yields). */
   Gauge yieldingOn(MeterRegistry registry) {
     return Gauge.builder("kafka_consumer_yielding", this, consumer -> consumer.yieldingNow ? 1 : 0)
@@ -263,7 +282,19 @@ public final class ReliableConsumer {
     if (pressure != null) pressure.stop();
     if (yieldTo != null) yieldTo.stop();
     if (recovery != null) recovery.tryFail("consumer stopped");
-    return lastCommit.eventually(this::commitProgress).eventually(() -> consumer.close());
+    // Each wait bounded: a commit whose callback never comes, or a close stuck in the client, would otherwise hold the
+    // process's stop for ever (seen in the suite, the seguridad leadership's lock held behind it). What is not committed
+    // is redelivered, and every effect is idempotent.
+    return lastCommit.timeout(API_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+      .recover(err -> {
+        LOG.warn("Group {}: the commit in flight did not end within {} ms of the stop ({})", group, API_TIMEOUT_MS, err.toString());
+        committing = false;
+        return Future.succeededFuture();
+      })
+      .eventually(this::commitProgress)
+      .eventually(() -> consumer.close().timeout(2L * API_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+        .onFailure(err -> LOG.warn("Group {}: the consumer's close did not end ({}); left to the process's end", group, err.toString()))
+        .otherwiseEmpty());
   }
 
   private void onAssigned(Set<TopicPartition> partitions) {
@@ -355,7 +386,8 @@ public final class ReliableConsumer {
     }, record, policy, new Attempts()).recover(err -> err instanceof PoisonMessageException
       // The dead letter itself is published until it is: it is how the failure reaches a person.
       ? retrying(() -> deadLetter(record, err.getMessage()), record, RetryPolicy.UNTIL_DONE, new Attempts())
-      : Future.failedFuture(err));
+      : Future.failedFuture(err))
+      .andThen(ended -> failing.ended(record));
   }
 
   /**
@@ -369,6 +401,7 @@ public final class ReliableConsumer {
     if (closed) return Future.failedFuture("consumer stopped");
     return attempt.get().recover(err -> {
       if (err instanceof PoisonMessageException || closed) return Future.failedFuture(err);
+      failing.failed(record);
       return dependenciesReady().compose(ready -> {
         if (closed) return Future.failedFuture(err);
         if (!ready) {

@@ -59,7 +59,7 @@ public record RoleContext(Vertx vertx, PgConfig db, SqlClient sql, MeterRegistry
    */
   public Router router(Vertx vertx) {
     Router router = ApiRouter.create(vertx, http);
-    Handler<RoutingContext> admission = Admission.handler(http, registry);
+    Handler<RoutingContext> admission = Admission.handler(vertx, http, registry);
     router.route("/v1/*").handler(admission);
     // The Shared Signals receiver is open to any sender (a SET authenticates itself): it is limited like the security paths.
     router.route("/ssf/*").handler(admission);

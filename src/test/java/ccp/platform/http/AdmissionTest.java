@@ -4,6 +4,7 @@ import ccp.support.SharedInfra;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientResponse;
@@ -17,12 +18,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 @DisplayName("Admission control: beyond a route class's concurrency limit a request is refused at once (503, Retry-After, JSON); the security class is not starved by writes")
 class AdmissionTest {
@@ -40,7 +44,7 @@ class AdmissionTest {
     registry = new SimpleMeterRegistry();
     HttpConfig http = HttpConfig.from(SharedInfra.defaults().with(Map.of("http.admission-initial-limit", 4, "http.admission-min-limit", 4, "http.admission-max-limit", 4)));
     Router router = ApiRouter.create(vertx, http);
-    router.route("/v1/*").handler(Admission.handler(http, registry));
+    router.route("/v1/*").handler(Admission.handler(vertx, http, registry));
     // Every admitted request is held 2 s: the ones beyond the limit arrive while the first four are in flight.
     router.route("/v1/*").handler(ctx -> vertx.setTimer(2_000, t -> ctx.response().end("{}")));
     server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").await();
@@ -74,8 +78,8 @@ class AdmissionTest {
       assertThat(r.ms()).as("refused at once, not after waiting for a place").isLessThan(firstServed);
     });
     assertThat(s).extracting(Respuesta::status).containsOnly(200);
-    assertThat(registry.get("http_admission_refused").tag("class", "escrituras").counter().count()).isEqualTo(16);
-    assertThat(registry.get("http_admission_refused").tag("class", "seguridad").counter().count()).isZero();
+    assertThat(registry.get("http_admission_refused").tag("class", "escrituras").tag("reason", "limit").counter().count()).isEqualTo(16);
+    assertThat(registry.get("http_admission_refused").tag("class", "seguridad").tag("reason", "limit").counter().count()).isZero();
 
     // Once the four are answered, the class admits again.
     assertThat(send(HttpMethod.POST, "/v1/pedidos").await(10, TimeUnit.SECONDS).status()).isEqualTo(200);
@@ -96,9 +100,57 @@ class AdmissionTest {
     assertThat(escritas).containsOnly(200);
   }
 
+  @Test
+  @DisplayName("an event loop that runs behind refuses writes at once while it does, the security paths only four times later; it admits again once it keeps up")
+  void anEventLoopBehindRefusesWritesFirst() throws Exception {
+    HttpConfig http = HttpConfig.from(SharedInfra.defaults().with(Map.of("http.admission-delay-ms", 30)));
+    AtomicBoolean busy = new AtomicBoolean();
+    int[] port = new int[1];
+    vertx.deployVerticle(new VerticleBase() {
+      @Override
+      public Future<?> start() {
+        Router router = ApiRouter.create(vertx, http);
+        router.route("/v1/*").handler(Admission.handler(vertx, http, registry));
+        router.route("/v1/*").handler(ctx -> ctx.response().end("{}"));
+        // More work than the loop can do: 60 ms of it every 10 ms, so every tick of the delay's timer runs late.
+        vertx.setPeriodic(10, id -> {
+          if (busy.get()) spin(60);
+        });
+        return vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").onSuccess(s -> port[0] = s.actualPort());
+      }
+    }).await(10, TimeUnit.SECONDS);
+    assertThat(send(port[0], HttpMethod.POST, "/v1/pedidos").await(10, TimeUnit.SECONDS).status()).isEqualTo(200);
+
+    busy.set(true);
+    await("writes refused while the loop runs behind").atMost(Duration.ofSeconds(10))
+      .until(() -> send(port[0], HttpMethod.POST, "/v1/pedidos").await(10, TimeUnit.SECONDS).status() == 503);
+    Respuesta refused = send(port[0], HttpMethod.POST, "/v1/pedidos").await(10, TimeUnit.SECONDS);
+    assertThat(refused.status()).isEqualTo(503);
+    assertThat(refused.retryAfter()).isEqualTo("1");
+    assertThat(refused.body().getString("error")).isEqualTo("overloaded");
+    for (int i = 0; i < 5; i++) {
+      assertThat(send(port[0], HttpMethod.POST, "/v1/sesiones").await(10, TimeUnit.SECONDS).status())
+        .as("a session, the loop 50-60 ms behind: under four times the delay").isEqualTo(200);
+    }
+    assertThat(registry.get("http_admission_refused").tag("class", "escrituras").tag("reason", "delay").counter().count()).isPositive();
+
+    busy.set(false);
+    await("writes admitted again once the loop keeps up").atMost(Duration.ofSeconds(10))
+      .until(() -> send(port[0], HttpMethod.POST, "/v1/pedidos").await(10, TimeUnit.SECONDS).status() == 200);
+  }
+
+  private static void spin(long ms) {
+    long until = System.nanoTime() + ms * 1_000_000;
+    while (System.nanoTime() < until) Thread.onSpinWait();
+  }
+
   private Future<Respuesta> send(HttpMethod method, String path) {
+    return send(server.actualPort(), method, path);
+  }
+
+  private Future<Respuesta> send(int port, HttpMethod method, String path) {
     long began = System.nanoTime();
-    return client.request(method, server.actualPort(), "127.0.0.1", path)
+    return client.request(method, port, "127.0.0.1", path)
       .compose(request -> request.send(Buffer.buffer("{}")))
       .compose(response -> response.body().map(body -> respuesta(response, body, began)));
   }

@@ -163,6 +163,11 @@ final class MockConsumerHost implements AutoCloseable {
     run(() -> host.consumer.lagOn(registry));
   }
 
+  /** This member's retrying gauge on {@code registry}. */
+  void retryingOn(MeterRegistry registry) {
+    run(() -> host.consumer.retryingOn(registry));
+  }
+
   /** The log's end moves on (records the member has not fetched, e.g. while it is paused). */
   void endOffsets(Map<Integer, Long> ends) {
     Map<TopicPartition, Long> byPartition = new HashMap<>();

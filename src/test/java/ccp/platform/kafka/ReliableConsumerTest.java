@@ -1,5 +1,6 @@
 package ccp.platform.kafka;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -252,6 +253,36 @@ class ReliableConsumerTest {
 
     await("commit past the retried record").atMost(WAIT).until(() -> consumer.committed(0) == 1);
     assertThat(attempts).containsExactly(at(0, 0), at(0, 0));
+  }
+
+  @Test
+  @DisplayName("its retrying gauge is how long the oldest record still failing has been retried: it rises while the record fails, falls to the next one's when it succeeds, and to 0 when none fails")
+  void retryingGaugeFollowsTheOldestFailingRecord() {
+    Set<String> healed = ConcurrentHashMap.newKeySet();
+    ReliableConsumer.Handler handler = envelope -> healed.contains(envelope.subject()) ? Future.succeededFuture()
+      : Future.failedFuture("peer unavailable");
+    consumer = MockConsumerHost.start(vertx, MockConsumerHost.GROUP, TOPIC, MockConsumerHost.kafka(10, 100), null, handler,
+      r -> true, ReliableConsumer.RetryPolicy.UNTIL_DONE, () -> Future.succeededFuture(true)).assign(0);
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    consumer.retryingOn(registry);
+    Gauge retrying = registry.get("kafka_consumer_retrying_seconds").tag("group", MockConsumerHost.GROUP).tag("topic", TOPIC).gauge();
+    assertThat(retrying.value()).as("nothing failing yet").isZero();
+
+    consumer.offerKeys(0, 0, "a");
+    await("rising while 0@0 fails").atMost(WAIT).until(() -> retrying.value() >= 1.0);
+    long secondOffered = System.nanoTime();
+    consumer.offerKeys(0, 1, "b");
+    await("rising on").atMost(WAIT).until(() -> retrying.value() >= 1.5);
+
+    healed.add(at(0, 0));
+    await("0@0 handled").atMost(WAIT).until(() -> consumer.committed(0) == 1);
+    double left = retrying.value();
+    assertThat(left).as("the one still failing, 0@1, failing since after it was offered")
+      .isPositive().isLessThanOrEqualTo((System.nanoTime() - secondOffered) / 1e9);
+
+    healed.add(at(0, 1));
+    await("0 once none fails").atMost(WAIT).until(() -> retrying.value() == 0);
+    await("commit past 0@1").atMost(WAIT).until(() -> consumer.committed(0) == 2);
   }
 
   @Test

@@ -1,0 +1,192 @@
+package ccp.carga;
+
+import ccp.platform.cli.Converters;
+import ccp.platform.config.Settings;
+import io.vertx.core.Future;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+
+/**
+ * {@code carga-sobrecarga} (issue 16): sessions and orders at {@code --factor} times their sustained rates for
+ * {@code --duration} seconds, then at the sustained rates for {@code --recovery} seconds, each on its own event loop of
+ * the driver. The sustained rates are those the system sustains together, within the targets (on the 2-core machine,
+ * all-in-one: 400 sessions/s beside 150 orders/s; each alone sustains about twice that). It prints, per load and phase, what was accepted and how fast, what was refused (503) and how fast, the
+ * client timeouts, how long after the overload the answers were normal again, ASR-1 and ASR-2 over the run, and each of
+ * the issue's targets met or not.
+ */
+@Command(name = "carga-sobrecarga", mixinStandardHelpOptions = true,
+  description = "Overload sessions and orders at once, then come back to the sustained rates, and report the targets of issue 16.")
+public final class CargaSobrecarga implements Callable<Integer> {
+
+  /** Issue 16's targets. */
+  static final long ACCEPTED_P99_MS = 500;
+  static final long REFUSED_P99_MS = 50;
+  static final int NORMAL_WITHIN_S = 10;
+  static final double ASR1_BUDGET_MS = 2_000;
+  static final double ASR2_BUDGET_MS = 5_000;
+
+  @Option(names = "--sesiones", paramLabel = "<per-second>", defaultValue = "400", converter = Converters.PositiveInt.class,
+    description = "the sustained session rate; the overload offers --factor times it (default: ${DEFAULT-VALUE})")
+  int sesiones;
+
+  @Option(names = "--pedidos", paramLabel = "<per-second>", defaultValue = "150", converter = Converters.PositiveInt.class,
+    description = "the sustained order rate; the overload offers --factor times it (default: ${DEFAULT-VALUE})")
+  int pedidos;
+
+  @Option(names = "--factor", paramLabel = "<x>", defaultValue = "2", converter = Factor.class,
+    description = "how many times the sustained rates the overload offers, 1 to 10 (default: ${DEFAULT-VALUE})")
+  double factor;
+
+  @Option(names = "--recovery", paramLabel = "<seconds>", defaultValue = "20", converter = Converters.PositiveInt.class,
+    description = "seconds at the sustained rates after the overload (default: ${DEFAULT-VALUE})")
+  int recovery;
+
+  @Option(names = "--unknown", paramLabel = "<fraction>", defaultValue = "0.10", converter = Converters.Fraction.class,
+    description = "share of sessions from an unregistered device, each one an alert (default: ${DEFAULT-VALUE})")
+  double unknown;
+
+  @Option(names = "--improper", paramLabel = "<fraction>", defaultValue = "0.01", converter = Converters.Fraction.class,
+    description = "share of orders by read-only actors, each one a reaction (default: ${DEFAULT-VALUE})")
+  double improper;
+
+  @Option(names = "--gestor", paramLabel = "<url>", converter = Converters.HttpUrl.class,
+    description = "the Gestor, which opens the sessions (default: http://127.0.0.1:<gestor.port>)")
+  URI gestor;
+
+  @Option(names = "--seguridad", paramLabel = "<url>", converter = Converters.HttpUrl.class,
+    description = "Seguridad, which registers the devices (default: http://127.0.0.1:<seguridad.port>)")
+  URI seguridad;
+
+  @Option(names = "--gateway", paramLabel = "<url>", converter = Converters.HttpUrl.class,
+    description = "the gateway, which takes the orders (default: http://127.0.0.1:<gateway.port>)")
+  URI gateway;
+
+  @Mixin
+  OpcionesCarga carga = new OpcionesCarga();
+
+  /** A number from 1 to 10. */
+  static final class Factor implements ITypeConverter<Double> {
+    @Override
+    public Double convert(String raw) {
+      try {
+        double value = Double.parseDouble(raw.trim());
+        if (value >= 1 && value <= 10) return value;
+      } catch (NumberFormatException ignored) {
+        // said below
+      }
+      throw new TypeConversionException("'" + raw + "' must be a number from 1 to 10");
+    }
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    Settings settings = carga.settings();
+    URI sessions = OpcionesCarga.orLocal(gestor, "--gestor", settings, "gestor.port", "");
+    URI devices = OpcionesCarga.orLocal(seguridad, "--seguridad", settings, "seguridad.port", "");
+    URI orders = OpcionesCarga.orLocal(gateway, "--gateway", settings, "gateway.port", "");
+    String consultas = "consulta-sobrecarga-" + UUID.randomUUID().toString().substring(0, 8) + "-";
+    int reserva = ActoresCarga.reserva(pedidos * factor, carga.duration + recovery, improper);
+    ActoresCarga.registrar(settings, consultas, reserva);
+    return carga.run(settings, corrida -> prepare(corrida, sessions, devices, orders, consultas, reserva),
+      carga.duration + recovery + 120L);
+  }
+
+  private Supplier<Future<String>> prepare(Corrida corrida, URI sessions, URI devices, URI orders, String consultas, int reserva) {
+    OpenLoad sesionesLoad = corrida.load(phases(sesiones), CargaSesiones.shots(corrida.minter(), sessions, carga.vendedores, unknown));
+    OpenLoad pedidosLoad = corrida.load(phases(pedidos),
+      CargaPedidos.shots(corrida.minter(), orders, carga.vendedores, improper, consultas, reserva));
+    return () -> CargaSesiones.registerDevices(corrida, devices)
+      .compose(registered -> corrida.scrape())
+      .compose(before -> Future.all(corrida.apart(sesionesLoad), corrida.apart(pedidosLoad)).compose(both -> {
+        OpenLoad.Result s = both.resultAt(0);
+        OpenLoad.Result p = both.resultAt(1);
+        return corrida.awaitCount("asr1_seconds", before, CargaSesiones.alertsExpected(s))
+          .compose(x -> corrida.awaitCount("asr2_seconds", before, CargaPedidos.improperExpected(p)))
+          .map(after -> render(s, p, before, after));
+      }));
+  }
+
+  private List<OpenLoad.Phase> phases(int sustained) {
+    return List.of(new OpenLoad.Phase((int) Math.round(sustained * factor), carga.duration), new OpenLoad.Phase(sustained, recovery));
+  }
+
+  private String render(OpenLoad.Result s, OpenLoad.Result p, String before, String after) {
+    Histogram asr1Before = Histogram.parse(before, "asr1_seconds");
+    Histogram asr1 = Histogram.parse(after, "asr1_seconds");
+    Histogram asr2Before = Histogram.parse(before, "asr2_seconds");
+    Histogram asr2 = Histogram.parse(after, "asr2_seconds");
+    int end = carga.duration;
+    OpenLoad.Window so = s.window(0, end);
+    OpenLoad.Window po = p.window(0, end);
+    OpenLoad.Window sr = s.window(end, Integer.MAX_VALUE);
+    OpenLoad.Window pr = p.window(end, Integer.MAX_VALUE);
+    int sNormal = s.normalAfter(end, ACCEPTED_P99_MS * 1000);
+    int pNormal = p.normalAfter(end, ACCEPTED_P99_MS * 1000);
+    List<String> targets = new ArrayList<>();
+    targets.add(target("no client timeout", s.timeouts() + p.timeouts() == 0, (s.timeouts() + p.timeouts()) + " timeouts"));
+    targets.add(target("accepted p99 <= " + ACCEPTED_P99_MS + " ms in the overload",
+      so.acceptedMicros(0.99) <= ACCEPTED_P99_MS * 1000 && po.acceptedMicros(0.99) <= ACCEPTED_P99_MS * 1000,
+      "sessions " + ms(so.acceptedMicros(0.99)) + ", orders " + ms(po.acceptedMicros(0.99))));
+    targets.add(target("refused p99 <= " + REFUSED_P99_MS + " ms",
+      so.refusedMicros(0.99) <= REFUSED_P99_MS * 1000 && po.refusedMicros(0.99) <= REFUSED_P99_MS * 1000,
+      "sessions " + ms(so.refusedMicros(0.99)) + ", orders " + ms(po.refusedMicros(0.99))));
+    targets.add(target("ASR-1 p99 within 2 s", asr1.countSince(asr1Before) > 0
+      && asr1.quantileMillisSince(asr1Before, 0.99) <= ASR1_BUDGET_MS, asr1.describeSince(asr1Before)));
+    targets.add(target("ASR-2 p99 within 5 s", asr2.countSince(asr2Before) > 0
+      && asr2.quantileMillisSince(asr2Before, 0.99) <= ASR2_BUDGET_MS, asr2.describeSince(asr2Before)));
+    targets.add(target("normal within " + NORMAL_WITHIN_S + " s after the overload",
+      sNormal >= 0 && sNormal <= NORMAL_WITHIN_S && pNormal >= 0 && pNormal <= NORMAL_WITHIN_S,
+      "sessions " + seconds(sNormal) + ", orders " + seconds(pNormal)));
+    return String.format(Locale.ROOT, """
+      carga-sobrecarga: %.1f× the sustained rates (sessions %d/s, orders %d/s) for %d s, then 1× for %d s
+        overload  sessions  %s
+                  orders    %s
+        after     sessions  %s
+                  orders    %s
+        failures            sessions %s, orders %s
+        normal again after  sessions %s, orders %s  (from then on every second: no refusal, no failure, accepted p99 <= %d ms)
+        alerts              expected %d, notified %d;  reactions expected %d, notified %d
+        ASR-1 (t0→notified)    %s  (budget 2000 ms)
+        ASR-2 (t_det→notified) %s  (budget 5000 ms)
+        outbox publish lag  %s
+        chains completed    %s
+      targets (issue 16)
+      %s""",
+      factor, sesiones, pedidos, carga.duration, recovery,
+      describe(so, carga.duration), describe(po, carga.duration), describe(sr, recovery), describe(pr, recovery),
+      s.failures(), p.failures(), seconds(sNormal), seconds(pNormal), ACCEPTED_P99_MS,
+      CargaSesiones.alertsExpected(s), asr1.countSince(asr1Before), CargaPedidos.improperExpected(p), asr2.countSince(asr2Before),
+      asr1.describeSince(asr1Before), asr2.describeSince(asr2Before),
+      Histogram.parse(after, "outbox_publish_lag_seconds").describeSince(Histogram.parse(before, "outbox_publish_lag_seconds")),
+      Histogram.parse(after, "chain_completion_seconds").describeSince(Histogram.parse(before, "chain_completion_seconds")),
+      String.join("\n", targets));
+  }
+
+  private static String describe(OpenLoad.Window w, int seconds) {
+    return String.format(Locale.ROOT, "sent %d, accepted %d (%.1f/s) %s; refused %s; timeouts %d",
+      w.sent(), w.ok(), w.ok() / (double) seconds, w.latency(), w.refused(), w.timeouts());
+  }
+
+  private static String target(String what, boolean met, String measured) {
+    return String.format(Locale.ROOT, "  %-8s %s: %s", met ? "met" : "NOT MET", what, measured);
+  }
+
+  private static String ms(long micros) {
+    return String.format(Locale.ROOT, "%.1f ms", micros / 1000.0);
+  }
+
+  private static String seconds(int s) {
+    return s < 0 ? "not within the run" : s + " s";
+  }
+}
