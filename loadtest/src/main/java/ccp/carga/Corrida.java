@@ -29,8 +29,13 @@ record Corrida(Vertx vertx, DevIssuer minter, WebClient web, URI metrics, Opcion
 
   /** The same, in phases of their own rates; a pool of {@code --connections} of its own. */
   OpenLoad load(List<OpenLoad.Phase> phases, Supplier<OpenLoad.Shot> shots) {
+    return load(phases, shots, 1);
+  }
+
+  /** One of {@code lanes} loads that share {@code --connections} between them. */
+  OpenLoad load(List<OpenLoad.Phase> phases, Supplier<OpenLoad.Shot> shots, int lanes) {
     return new OpenLoad(vertx, vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
-      new PoolOptions().setHttp1MaxSize(opciones.connections)), phases, shots);
+      new PoolOptions().setHttp1MaxSize(Math.max(1, opciones.connections / lanes))), phases, shots);
   }
 
   /**

@@ -93,6 +93,28 @@ final class OpenLoad {
       return failures.getOrDefault(TIMEOUT, 0L);
     }
 
+    /** Loads that ran side by side, as one: their answers together, counted from their common start. */
+    static Result merge(List<Result> parts) {
+      if (parts.size() == 1) return parts.get(0);
+      Map<String, Long> okByTag = new TreeMap<>();
+      Map<String, Long> failures = new TreeMap<>();
+      int answers = parts.stream().mapToInt(Result::answers).sum();
+      int[] second = new int[answers];
+      long[] micros = new long[answers];
+      byte[] kind = new byte[answers];
+      int at = 0;
+      for (Result part : parts) {
+        part.okByTag().forEach((k, v) -> okByTag.merge(k, v, Long::sum));
+        part.failures().forEach((k, v) -> failures.merge(k, v, Long::sum));
+        System.arraycopy(part.second(), 0, second, at, part.answers());
+        System.arraycopy(part.micros(), 0, micros, at, part.answers());
+        System.arraycopy(part.kind(), 0, kind, at, part.answers());
+        at += part.answers();
+      }
+      return new Result(parts.stream().mapToLong(Result::sent).sum(), parts.stream().mapToLong(Result::ok).sum(), okByTag,
+        failures, parts.stream().mapToDouble(Result::seconds).max().orElse(0), answers, second, micros, kind);
+    }
+
     /** The requests started from second {@code from} (inclusive) to {@code to} (exclusive) of the run. */
     Window window(int from, int to) {
       long[] accepted = new long[answers];

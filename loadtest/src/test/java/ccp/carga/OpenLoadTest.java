@@ -85,4 +85,24 @@ class OpenLoadTest {
       vertx.close().await(10, TimeUnit.SECONDS);
     }
   }
+
+  /** Loads run side by side read as one: counts added, answers kept with their start seconds. */
+  @Test
+  void resultsOfLoadsSideBySideMerge() {
+    OpenLoad.Result a = new OpenLoad.Result(3, 2, java.util.Map.of("x", 1L), java.util.Map.of("HTTP 503", 1L), 2.0, 3,
+      new int[] {0, 0, 1}, new long[] {1_000, 2_000, 3_000}, new byte[] {0, 1, 0});
+    OpenLoad.Result b = new OpenLoad.Result(2, 1, java.util.Map.of("x", 1L), java.util.Map.of("timeout", 1L), 2.5, 2,
+      new int[] {1, 1}, new long[] {4_000, 15_000_000}, new byte[] {0, 2});
+    OpenLoad.Result r = OpenLoad.Result.merge(java.util.List.of(a, b));
+
+    assertThat(r.sent()).isEqualTo(5);
+    assertThat(r.ok()).isEqualTo(3);
+    assertThat(r.okByTag()).containsEntry("x", 2L);
+    assertThat(r.failures()).containsEntry("HTTP 503", 1L).containsEntry("timeout", 1L);
+    assertThat(r.seconds()).isEqualTo(2.5);
+    assertThat(r.timeouts()).isEqualTo(1);
+    assertThat(r.window(1, 2).sent()).isEqualTo(3);
+    assertThat(r.window(1, 2).latenciesMicros()).containsExactlyInAnyOrder(3_000L, 4_000L);
+    assertThat(r.refusedMicros()).containsExactly(2_000L);
+  }
 }
