@@ -35,13 +35,8 @@ public final class CargaPedidos implements Callable<Integer> {
   private static final String IMPROPER = "improper";
   private static final int BODIES = 128;
 
-  @Option(names = "--improper", paramLabel = "<fraction>", defaultValue = "0.01", converter = Converters.Fraction.class,
-    description = "share of orders by read-only actors, each one a write the Detector must react to (default: ${DEFAULT-VALUE})")
-  double improper;
-
-  @Option(names = "--gateway", paramLabel = "<url>", converter = Converters.HttpUrl.class,
-    description = "the gateway (default: http://127.0.0.1:<gateway.port>)")
-  URI gateway;
+  @Mixin
+  OpcionesPedidos pedidos = new OpcionesPedidos();
 
   @Option(names = "--rate", paramLabel = "<per-second>", defaultValue = "1500", converter = Converters.PositiveInt.class,
     description = "orders started per second, whatever the answers do (default: ${DEFAULT-VALUE})")
@@ -53,16 +48,16 @@ public final class CargaPedidos implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Settings settings = carga.settings();
-    URI target = OpcionesCarga.orLocal(gateway, "--gateway", settings, "gateway.port", "");
+    URI target = pedidos.gateway(settings);
     String consultas = "consulta-carga-" + UUID.randomUUID().toString().substring(0, 8) + "-";
-    int reserva = ActoresCarga.reserva(rate, carga.duration, improper);
+    int reserva = ActoresCarga.reserva(rate, carga.duration, pedidos.improper);
     ActoresCarga.registrar(settings, consultas, reserva);
     return carga.run(settings, corrida -> prepare(corrida, target, consultas, reserva));
   }
 
   /** Tokens and bodies first; the load then waits until every improper write of this run was reacted to and notified. */
   private Supplier<Future<String>> prepare(Corrida corrida, URI target, String consultas, int reserva) {
-    OpenLoad load = corrida.load(rate, shots(corrida.minter(), target, carga.vendedores, improper, consultas, reserva));
+    OpenLoad load = corrida.load(rate, shots(corrida.minter(), target, carga.vendedores, pedidos.improper, consultas, reserva));
     return () -> corrida.scrape().compose(before -> load.run().compose(result ->
       corrida.awaitCount("asr2_seconds", before, improperExpected(result)).map(after -> render(result, before, after))));
   }
@@ -115,7 +110,7 @@ public final class CargaPedidos implements Callable<Integer> {
         revocation check     %s  (per gateway request)
         outbox publish lag   %s  (commit → broker ack)
         chains completed     %s  (chain start → pedido.listo; only with the cadena and stage roles running)""",
-      rate, carga.duration, improper * 100, r.sent(), r.ok(), r.sent() - r.ok(), r.failures(), r.perSecond(), r.latency(),
+      rate, carga.duration, pedidos.improper * 100, r.sent(), r.ok(), r.sent() - r.ok(), r.failures(), r.perSecond(), r.latency(),
       r.refused(), r.timeouts(), OpenLoad.TIMEOUT_MS / 1000, improperExpected(r),
       Histogram.parse(after, "asr2_seconds").countSince(Histogram.parse(before, "asr2_seconds")),
       since(before, after, "asr2_seconds"), since(before, after, "revocation_check_seconds"),

@@ -32,17 +32,8 @@ public final class CargaSesiones implements Callable<Integer> {
 
   private static final String UNKNOWN_DEVICE = "unknown device";
 
-  @Option(names = "--unknown", paramLabel = "<fraction>", defaultValue = "0.10", converter = Converters.Fraction.class,
-    description = "share of sessions from an unregistered device, each one an alert (default: ${DEFAULT-VALUE})")
-  double unknown;
-
-  @Option(names = "--gestor", paramLabel = "<url>", converter = Converters.HttpUrl.class,
-    description = "the Gestor, which opens the sessions (default: http://127.0.0.1:<gestor.port>)")
-  URI gestor;
-
-  @Option(names = "--seguridad", paramLabel = "<url>", converter = Converters.HttpUrl.class,
-    description = "Seguridad, which registers the devices (default: http://127.0.0.1:<seguridad.port>)")
-  URI seguridad;
+  @Mixin
+  OpcionesSesiones sesiones = new OpcionesSesiones();
 
   @Option(names = "--rate", paramLabel = "<per-second>", defaultValue = "2000", converter = Converters.PositiveInt.class,
     description = "sessions started per second, whatever the answers do (default: ${DEFAULT-VALUE})")
@@ -54,14 +45,14 @@ public final class CargaSesiones implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Settings settings = carga.settings();
-    URI sessions = OpcionesCarga.orLocal(gestor, "--gestor", settings, "gestor.port", "");
-    URI devices = OpcionesCarga.orLocal(seguridad, "--seguridad", settings, "seguridad.port", "");
+    URI sessions = sesiones.gestor(settings);
+    URI devices = sesiones.seguridad(settings);
     return carga.run(settings, corrida -> prepare(corrida, sessions, devices));
   }
 
   /** Tokens and bodies first; the load then waits until the system has notified every alert it caused. */
   private Supplier<Future<String>> prepare(Corrida corrida, URI sessions, URI devices) {
-    OpenLoad load = corrida.load(rate, shots(corrida.minter(), sessions, carga.vendedores, unknown));
+    OpenLoad load = corrida.load(rate, shots(corrida.minter(), sessions, carga.vendedores, sesiones.unknown));
     return () -> registerDevices(corrida, devices)
       .compose(registered -> corrida.scrape())
       .compose(before -> load.run().compose(result ->
@@ -134,7 +125,7 @@ public final class CargaSesiones implements Callable<Integer> {
         client timeouts     %d  (no answer within %d s)
         alerts expected     %d, notified %d
         ASR-1 (t0→notified) %s  (budget 2000 ms; the system's asr1 histogram)""",
-      rate, carga.duration, unknown * 100, carga.vendedores, r.sent(), r.ok(), r.sent() - r.ok(), r.failures(), r.perSecond(), r.latency(),
+      rate, carga.duration, sesiones.unknown * 100, carga.vendedores, r.sent(), r.ok(), r.sent() - r.ok(), r.failures(), r.perSecond(), r.latency(),
       r.refused(), r.timeouts(), OpenLoad.TIMEOUT_MS / 1000, r.okByTag().getOrDefault(UNKNOWN_DEVICE, 0L), after.countSince(before), after.describeSince(before));
   }
 

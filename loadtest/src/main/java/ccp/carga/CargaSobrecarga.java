@@ -59,25 +59,11 @@ public final class CargaSobrecarga implements Callable<Integer> {
     description = "seconds at the sustained rates after the overload (default: ${DEFAULT-VALUE})")
   int recovery;
 
-  @Option(names = "--unknown", paramLabel = "<fraction>", defaultValue = "0.10", converter = Converters.Fraction.class,
-    description = "share of sessions from an unregistered device, each one an alert (default: ${DEFAULT-VALUE})")
-  double unknown;
+  @Mixin
+  OpcionesSesiones opcionesSesiones = new OpcionesSesiones();
 
-  @Option(names = "--improper", paramLabel = "<fraction>", defaultValue = "0.01", converter = Converters.Fraction.class,
-    description = "share of orders by read-only actors, each one a reaction (default: ${DEFAULT-VALUE})")
-  double improper;
-
-  @Option(names = "--gestor", paramLabel = "<url>", converter = Converters.HttpUrl.class,
-    description = "the Gestor, which opens the sessions (default: http://127.0.0.1:<gestor.port>)")
-  URI gestor;
-
-  @Option(names = "--seguridad", paramLabel = "<url>", converter = Converters.HttpUrl.class,
-    description = "Seguridad, which registers the devices (default: http://127.0.0.1:<seguridad.port>)")
-  URI seguridad;
-
-  @Option(names = "--gateway", paramLabel = "<url>", converter = Converters.HttpUrl.class,
-    description = "the gateway, which takes the orders (default: http://127.0.0.1:<gateway.port>)")
-  URI gateway;
+  @Mixin
+  OpcionesPedidos opcionesPedidos = new OpcionesPedidos();
 
   @Mixin
   OpcionesCarga carga = new OpcionesCarga();
@@ -99,12 +85,12 @@ public final class CargaSobrecarga implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Settings settings = carga.settings();
-    URI sessions = OpcionesCarga.orLocal(gestor, "--gestor", settings, "gestor.port", "");
-    URI devices = OpcionesCarga.orLocal(seguridad, "--seguridad", settings, "seguridad.port", "");
-    URI orders = OpcionesCarga.orLocal(gateway, "--gateway", settings, "gateway.port", "");
+    URI sessions = opcionesSesiones.gestor(settings);
+    URI devices = opcionesSesiones.seguridad(settings);
+    URI orders = opcionesPedidos.gateway(settings);
     String run = "consulta-sobrecarga-" + UUID.randomUUID().toString().substring(0, 8) + "-";
     int lanes = lanes(pedidos);
-    int reserva = ActoresCarga.reserva(pedidos * factor / lanes, carga.duration + recovery, improper);
+    int reserva = ActoresCarga.reserva(pedidos * factor / lanes, carga.duration + recovery, opcionesPedidos.improper);
     for (int lane = 0; lane < lanes; lane++) ActoresCarga.registrar(settings, run + lane + "-", reserva);
     return carga.run(settings, corrida -> prepare(corrida, sessions, devices, orders, run, reserva),
       carga.duration + recovery + 120L);
@@ -115,13 +101,13 @@ public final class CargaSobrecarga implements Callable<Integer> {
     int sesionesLanes = lanes(sesiones);
     for (int lane = 0; lane < sesionesLanes; lane++) {
       sesionesLoads.add(corrida.load(phases(sesiones, sesionesLanes),
-        CargaSesiones.shots(corrida.minter(), sessions, carga.vendedores, unknown), sesionesLanes));
+        CargaSesiones.shots(corrida.minter(), sessions, carga.vendedores, opcionesSesiones.unknown), sesionesLanes));
     }
     List<OpenLoad> pedidosLoads = new ArrayList<>();
     int pedidosLanes = lanes(pedidos);
     for (int lane = 0; lane < pedidosLanes; lane++) {
       pedidosLoads.add(corrida.load(phases(pedidos, pedidosLanes),
-        CargaPedidos.shots(corrida.minter(), orders, carga.vendedores, improper, run + lane + "-", reserva), pedidosLanes));
+        CargaPedidos.shots(corrida.minter(), orders, carga.vendedores, opcionesPedidos.improper, run + lane + "-", reserva), pedidosLanes));
     }
     return () -> CargaSesiones.registerDevices(corrida, devices)
       .compose(registered -> corrida.scrape())
