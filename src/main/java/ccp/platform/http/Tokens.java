@@ -2,7 +2,9 @@ package ccp.platform.http;
 
 import ccp.platform.config.ConfigException;
 import ccp.platform.config.Settings;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.DecodeException;
@@ -55,11 +57,14 @@ public final class Tokens {
   private final long timeoutMs;
   private volatile JWTAuth auth;
   private volatile WarmUpKey warmUp;
+  /** The context that decides the JWK Set's re-reads; {@link #refreshing} and {@link #refreshedAt} are its own. */
+  private final Context home;
   private Future<Void> refreshing;
   private long refreshedAt;
 
   private Tokens(Vertx vertx, JwtConfig config, WebClient client, long timeoutMs) {
     this.vertx = vertx;
+    this.home = vertx.getOrCreateContext();
     this.config = config;
     this.client = client;
     this.timeoutMs = timeoutMs;
@@ -95,8 +100,20 @@ public final class Tokens {
       });
   }
 
-  /** The JWK Set again, unless it was read less than {@link #REFRESH_INTERVAL_MS} ago: then that read's outcome. */
-  private synchronized Future<Void> refresh() {
+  /**
+   * The JWK Set again, unless it was read less than {@link #REFRESH_INTERVAL_MS} ago: then that read's outcome. Every
+   * verticle of the process shares this verifier, so the read is decided on one context, the verifier's own
+   * ({@code home}), and its outcome handed back on the caller's: no lock, and the caller's handlers stay on its thread.
+   */
+  private Future<Void> refresh() {
+    Context caller = vertx.getOrCreateContext();
+    Promise<Void> outcome = Promise.promise();
+    home.runOnContext(ignored -> refreshAtHome().onComplete(ar -> caller.runOnContext(again -> outcome.handle(ar))));
+    return outcome.future();
+  }
+
+  /** On {@code home} only. */
+  private Future<Void> refreshAtHome() {
     long now = System.nanoTime();
     if (refreshing == null || now - refreshedAt >= TimeUnit.MILLISECONDS.toNanos(REFRESH_INTERVAL_MS)) {
       refreshedAt = now;
