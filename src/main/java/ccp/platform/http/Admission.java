@@ -44,6 +44,7 @@ public final class Admission {
     SEGURIDAD(500, 4), ESCRITURAS(250, 1), LECTURAS(250, 1);
 
     private final long objetivoMs;
+    private final String nombre = name().toLowerCase(Locale.ROOT);
     /** Times {@code http.admission-delay-ms} of event-loop delay past which the class is refused. */
     private final int demoras;
 
@@ -65,7 +66,7 @@ public final class Admission {
     Map<Clase, Counter> late = new EnumMap<>(Clase.class);
     EventLoopDelay delay = http.admissionDelayMs() > 0 ? EventLoopDelay.start(vertx) : null;
     for (Clase clase : Clase.values()) {
-      limiters.put(clase, SimpleLimiter.newBuilder().named(clase.name().toLowerCase(Locale.ROOT))
+      limiters.put(clase, SimpleLimiter.newBuilder().named(clase.nombre)
         .limit(AIMDLimit.newBuilder()
           .initialLimit(http.admissionInitial())
           .minLimit(http.admissionMin())
@@ -79,16 +80,15 @@ public final class Admission {
     }
     return ctx -> {
       Clase clase = clase(ctx);
-      String name = clase.name().toLowerCase(Locale.ROOT);
       if (delay != null && delay.standingMs() > (long) clase.demoras * http.admissionDelayMs()) {
         late.get(clase).increment();
-        refuse(ctx, "the " + name + " requests wait behind more work than this process keeps up with; retry");
+        refuse(ctx, "the " + clase.nombre + " requests wait behind more work than this process keeps up with; retry");
         return;
       }
       Optional<Limiter.Listener> admitted = limiters.get(clase).acquire(null);
       if (admitted.isEmpty()) {
         refused.get(clase).increment();
-        refuse(ctx, "the " + name + " requests are at their concurrency limit; retry");
+        refuse(ctx, "the " + clase.nombre + " requests are at their concurrency limit; retry");
         return;
       }
       Limiter.Listener listener = admitted.get();
@@ -111,7 +111,7 @@ public final class Admission {
     return Counter.builder("http_admission_refused")
       .description("Requests refused at the door (503): reason limit, beyond their route class's adaptive concurrency limit; "
         + "reason delay, while the verticle's event loop runs behind")
-      .tag("class", clase.name().toLowerCase(Locale.ROOT)).tag("reason", reason).register(registry);
+      .tag("class", clase.nombre).tag("reason", reason).register(registry);
   }
 
   private static void refuse(RoutingContext ctx, String message) {

@@ -15,7 +15,6 @@ import io.vertx.ext.web.RoutingContext;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -63,12 +62,7 @@ public final class PeerVerifier {
     Map<String, JWTAuth> byCaller = new HashMap<>();
     keys.forEach((kid, key) -> byCaller.put(kid, JWTAuth.create(vertx, new JWTAuthOptions().addJwk(key)
       .setJWTOptions(new JWTOptions().setIssuer(kid).addAudience(callee).setLeeway(5)))));
-    Map<String, Verified> verified = new LinkedHashMap<>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<String, Verified> eldest) {
-        return size() > VERIFIED_CACHE_SIZE;
-      }
-    };
+    Map<String, Verified> verified = Verificados.hasta(VERIFIED_CACHE_SIZE);
     return ctx -> {
       String authorization = ctx.request().getHeader("Authorization");
       if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {

@@ -20,7 +20,6 @@ import io.vertx.ext.web.client.WebClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -130,12 +129,7 @@ public final class Tokens {
    * same check is kept with the request ({@link Vigencia}), so an event stream ends when its token expires.
    */
   public Handler<RoutingContext> required() {
-    Map<String, Verified> verified = new LinkedHashMap<>(256, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<String, Verified> eldest) {
-        return size() > VERIFIED_CACHE_SIZE;
-      }
-    };
+    Map<String, Verified> verified = Verificados.hasta(VERIFIED_CACHE_SIZE);
     return ctx -> {
       String authorization = ctx.request().getHeader("Authorization");
       Vigencia.Revision revision = () -> vigente(verified, authorization) != null ? Future.succeededFuture()
