@@ -102,6 +102,7 @@ public final class ReliableConsumer {
   private long lagTimer = -1;
   /** Written on this consumer's context, read by the metrics scrape. */
   private volatile long lag;
+  private boolean measuringLag;
   private long commitTimer = -1;
   private int inFlight;
   private boolean paused;
@@ -243,6 +244,10 @@ public final class ReliableConsumer {
       lag = 0;
       return;
     }
+    // One measurement at a time: its calls queue on the client's one thread, ahead of a close, and each may take up to
+    // default.api.timeout.ms; new ones every period would pile up there (a stop's close was seen waiting past 20 s).
+    if (measuringLag) return;
+    measuringLag = true;
     Set<TopicPartition> partitions = new HashSet<>(assigned);
     consumer.endOffsets(partitions).compose(ends -> {
       List<Future<Long>> behind = new ArrayList<>();
@@ -255,7 +260,8 @@ public final class ReliableConsumer {
       });
       return Future.all(behind).map(all -> behind.stream().mapToLong(Future::result).sum());
     }).onSuccess(total -> lag = total)
-      .onFailure(err -> LOG.debug("Group {}: lag not measured ({})", group, err.toString()));
+      .onFailure(err -> LOG.debug("Group {}: lag not measured ({})", group, err.toString()))
+      .onComplete(ignored -> measuringLag = false);
   }
 
   /** Ready once the group has given this member its share (possibly none: a standby). */
