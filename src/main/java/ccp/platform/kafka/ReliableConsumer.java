@@ -118,6 +118,12 @@ public final class ReliableConsumer {
   private Future<Void> lastCommit = Future.succeededFuture();
   private boolean joined;
   private boolean closed;
+  /**
+   * The client's close is asked: nothing may call the client again. The Vert.x client reopens itself on any call after
+   * its close (a second thread on the same Kafka consumer, its poll loop again): the close then fails on the
+   * consumer's multi-threaded access and never ends, and the member, still heartbeating, keeps its partitions.
+   */
+  private boolean released;
   private Priority priority = Priority.NONE;
   private SecurityPressure.Reporter pressure;
   private SecurityPressure.Listener yieldTo;
@@ -250,6 +256,7 @@ public final class ReliableConsumer {
     measuringLag = true;
     Set<TopicPartition> partitions = new HashSet<>(assigned);
     consumer.endOffsets(partitions).compose(ends -> {
+      if (closed) return Future.failedFuture("consumer stopped");
       List<Future<Long>> behind = new ArrayList<>();
       ends.forEach((tp, end) -> {
         Progress p = progress.get(tp);
@@ -298,9 +305,15 @@ public final class ReliableConsumer {
         return Future.succeededFuture();
       })
       .eventually(this::commitProgress)
-      .eventually(() -> consumer.close().timeout(2L * API_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+      .eventually(() -> release()
+        .timeout(2L * API_TIMEOUT_MS, TimeUnit.MILLISECONDS).timeout(2L * API_TIMEOUT_MS, TimeUnit.MILLISECONDS)
         .onFailure(err -> LOG.warn("Group {}: the consumer's close did not end ({}); left to the process's end", group, err.toString()))
         .otherwiseEmpty());
+  }
+
+  private Future<Void> release() {
+    released = true;
+    return consumer.close();
   }
 
   private void onAssigned(Set<TopicPartition> partitions) {
@@ -360,6 +373,8 @@ public final class ReliableConsumer {
    * process is ready.
    */
   private void flow() {
+    // A record finishing after the stop would resume the partitions of a closed client.
+    if (released) return;
     yieldingNow = yielding();
     int limit = yieldingNow ? Math.min(maxInFlight, kafka.yieldInFlight()) : maxInFlight;
     if (inFlight >= limit || waiting >= maxWaiting) saturated = true;
@@ -494,7 +509,7 @@ public final class ReliableConsumer {
   }
 
   private Future<Void> commitProgress() {
-    if (committing || consumer == null) return Future.succeededFuture();
+    if (committing || consumer == null || released) return Future.succeededFuture();
     Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
     progress.forEach((tp, p) -> {
       if (p.committable > p.committed) offsets.put(tp, new OffsetAndMetadata(p.committable, ""));

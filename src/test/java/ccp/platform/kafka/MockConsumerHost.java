@@ -10,6 +10,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.kafka.client.consumer.KafkaConsumer;
 import io.vertx.kafka.client.consumer.KafkaConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetCommitCallback;
@@ -18,6 +19,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
 
+import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -203,12 +206,55 @@ final class MockConsumerHost implements AutoCloseable {
     return new TopicPartition(topic, p);
   }
 
-  /** Keeps every commit the consumer makes (the Vert.x client commits through {@code commitSync}, which lands here). */
+  /** The client's calls that came after its close, by name. */
+  List<String> callsAfterClose() {
+    return List.copyOf(host.mock.afterClose);
+  }
+
+  /**
+   * Keeps every commit the consumer makes (the Vert.x client commits through {@code commitSync}, which lands here), and
+   * the calls made once it is closed.
+   */
   private static final class Recording extends MockConsumer<String, String> {
     private final List<Map<TopicPartition, OffsetAndMetadata>> commits = new CopyOnWriteArrayList<>();
+    private final List<String> afterClose = new CopyOnWriteArrayList<>();
 
     Recording() {
       super(OffsetResetStrategy.EARLIEST);
+    }
+
+    private void called(String name) {
+      if (closed()) afterClose.add(name);
+    }
+
+    @Override
+    public synchronized void pause(Collection<TopicPartition> partitions) {
+      called("pause");
+      super.pause(partitions);
+    }
+
+    @Override
+    public synchronized void resume(Collection<TopicPartition> partitions) {
+      called("resume");
+      super.resume(partitions);
+    }
+
+    @Override
+    public synchronized ConsumerRecords<String, String> poll(Duration timeout) {
+      called("poll");
+      return super.poll(timeout);
+    }
+
+    @Override
+    public synchronized void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets) {
+      called("commitSync");
+      super.commitSync(offsets);
+    }
+
+    @Override
+    public synchronized Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
+      called("endOffsets");
+      return super.endOffsets(partitions);
     }
 
     @Override

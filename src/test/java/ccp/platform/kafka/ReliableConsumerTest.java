@@ -104,6 +104,23 @@ class ReliableConsumerTest {
   }
 
   @Test
+  @DisplayName("records finishing after the stop do not touch the closed client: it would reopen itself on a second thread, and its member keep its partitions")
+  void noCallAfterTheClose() {
+    consumer = MockConsumerHost.start(vertx, TOPIC, MockConsumerHost.kafka(10, 2), null, held, r -> true).assign(0);
+    consumer.offerKeys(0, 0, "a", "b");
+    held.awaitStarted(at(0, 0), at(0, 1));
+    assertThat(consumer.pausedAfter(() -> {})).as("paused at max-in-flight").containsExactly(0);
+
+    consumer.close();
+    // Below half of max-in-flight: a live consumer would resume its partitions here.
+    held.finish(consumer, at(0, 0));
+    held.finish(consumer, at(0, 1));
+
+    await("no call of the client after its close").during(Duration.ofMillis(500)).atMost(WAIT)
+      .until(() -> consumer.callsAfterClose().isEmpty());
+  }
+
+  @Test
   @DisplayName("records of one key are handled one after another in offset order; other keys meanwhile")
   void oneKeyAtATimeOtherKeysMeanwhile(VertxTestContext test) throws Exception {
     int records = 60;
