@@ -81,8 +81,10 @@ public final class Db {
     }
   }
 
-    private static String url(Settings settings, String database) {
-    return "jdbc:postgresql://" + settings.text("pg.host") + ":" + settings.integer("pg.port") + "/" + database;
+  /** Every wait bounded: a statement stuck behind a lock fails the test in a minute instead of holding the suite. */
+  private static String url(Settings settings, String database) {
+    return "jdbc:postgresql://" + settings.text("pg.host") + ":" + settings.integer("pg.port") + "/" + database
+      + "?connectTimeout=10&socketTimeout=60";
   }
 
   private static PreparedStatement prepare(Connection c, String sql, Object... params) throws SQLException {

@@ -2,12 +2,14 @@ package ccp.support;
 
 import io.vertx.core.json.JsonObject;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** A plain blocking HTTP client for the test thread: what the App would send, byte for byte. */
 public final class Http {
@@ -54,12 +56,19 @@ public final class Http {
     return builder;
   }
 
+  /**
+   * The request's own timeout ends at the response's headers: a body that stops coming would hold the test for ever
+   * (a scrape cut short over h2c did, for 90 minutes of CI). The whole exchange is bounded here.
+   */
   private static Response send(HttpRequest.Builder builder) {
     try {
-      HttpResponse<String> response = CLIENT.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response = CLIENT.sendAsync(builder.build(), HttpResponse.BodyHandlers.ofString())
+        .get(30, TimeUnit.SECONDS);
       return new Response(response.statusCode(), response.body());
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e.getCause());
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("no whole answer within 30 s", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.healthchecks.HealthCheckHandler;
 import io.vertx.micrometer.PrometheusScrapingHandler;
@@ -34,7 +35,10 @@ public final class ManagementServer extends VerticleBase {
     router.get("/health/live").handler(HealthCheckHandler.createWithHealthChecks(health.liveness()));
     router.get("/health/ready").handler(HealthCheckHandler.createWithHealthChecks(health.readiness()));
     router.get("/metrics").handler(PrometheusScrapingHandler.create(registry));
-    return vertx.createHttpServer().requestHandler(router).listen(port, host).onSuccess(s -> {
+    // HTTP/1.1 only, as the API ports: on an h2c upgrade this server was seen sending a scrape's text into the HTTP/2
+    // connection (a client read "Frame type(51) length(2253622)"), or stopping mid-body, which held a scrape for ever.
+    // Probes and Prometheus speak HTTP/1.1.
+    return vertx.createHttpServer(new HttpServerOptions().setHttp2ClearTextEnabled(false)).requestHandler(router).listen(port, host).onSuccess(s -> {
       server = s;
       LOG.info("Management (health, metrics) on http://{}:{}", host, s.actualPort());
     });
