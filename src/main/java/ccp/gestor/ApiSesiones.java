@@ -30,10 +30,11 @@ final class ApiSesiones implements AppApi {
   private final ProductorEventos productor;
   private final Actores actores;
 
-  ApiSesiones(RoleContext role) {
+  /** {@code loteMax}: the sessions one statement records ({@code sesiones.lote-max}). */
+  ApiSesiones(RoleContext role, int loteMax) {
     this.publisher = EventPublisher.create(role.vertx(), role.kafka());
     this.productor = new ProductorEventos(publisher);
-    this.actores = new Actores(role.sql());
+    this.actores = new Actores(role.sql(), loteMax);
   }
 
   @Override

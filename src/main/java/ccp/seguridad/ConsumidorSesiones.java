@@ -26,14 +26,18 @@ final class ConsumidorSesiones extends ConsumerVerticle {
   private ControladorRegistro registro;
   private PublicadorAlertas alertas;
 
-  ConsumidorSesiones(RoleContext role) {
+  private final int loteMax;
+
+  /** {@code loteMax}: the sessions whose device one statement looks up ({@code sesiones.lote-max}). */
+  ConsumidorSesiones(RoleContext role, int loteMax) {
     super(role.kafka(), role.health(), role.registry(), COLA, Topics.SESION_ABIERTA);
     this.role = role;
+    this.loteMax = loteMax;
   }
 
   @Override
   protected void prepare() {
-    registro = new ControladorRegistro(role.sql());
+    registro = new ControladorRegistro(role.sql(), loteMax);
     alertas = new PublicadorAlertas(publisher());
   }
 
