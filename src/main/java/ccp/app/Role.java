@@ -34,7 +34,7 @@ public enum Role {
   // their owners' migrations (it is not ready until it can). It serves in-process the App routes of the roles that run
   // beside it, each on that role's own context, and forwards the others.
   GATEWAY(List.of(), Role::gateway, null),
-  GESTOR(List.of("gestor"), (c, cfg, contexts) -> Gestor.deploy(c, cfg.gestor()), (c, cfg) -> Gestor.api(c, cfg.gestor())),
+  GESTOR(List.of("gestor"), (c, cfg, contexts) -> Gestor.deploy(c, cfg.gestor()), (c, cfg) -> Gestor.api(c)),
   SEGURIDAD(List.of("seguridad"), (c, cfg, contexts) -> Seguridad.deploy(c, cfg.seguridad()), null),
   PEDIDOS(List.of("pedidos"), (c, cfg, contexts) -> Pedidos.deploy(c, cfg.pedidos()), (c, cfg) -> Pedidos.api(c)),
   CADENA(List.of("cadena"), (c, cfg, contexts) -> Cadena.deploy(c, cfg.cadena()), (c, cfg) -> Cadena.api(c, cfg.cadena())),

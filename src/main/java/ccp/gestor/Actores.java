@@ -1,6 +1,5 @@
 package ccp.gestor;
 
-import ccp.platform.db.Combiner;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
@@ -8,9 +7,7 @@ import io.vertx.sqlclient.Tuple;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * The Gestor's actors and sessions ({@code gestor.actores}, {@code gestor.sesiones}). A session is active while it
@@ -37,12 +34,8 @@ final class Actores {
     }
   }
 
-  /** The sessions of a batch whose actor is registered and not blocked; the answer names those recorded. */
   private static final String ABRIR = """
-    INSERT INTO gestor.sesiones (id, actor, huella)
-    SELECT s.id, a.id, s.huella FROM unnest($1::uuid[], $2::text[], $3::text[]) AS s (id, actor, huella)
-    JOIN gestor.actores a ON a.id = s.actor AND NOT a.bloqueado
-    RETURNING id""";
+    INSERT INTO gestor.sesiones (id, actor, huella) SELECT $1, id, $3 FROM gestor.actores WHERE id = $2 AND NOT bloqueado""";
   private static final String CANCELAR = "UPDATE gestor.sesiones SET terminada_en = now(), motivo_fin = 'NO_PUBLICADA' WHERE id = $1";
   private static final String BORRAR_SESIONES = "DELETE FROM gestor.sesiones WHERE actor = $1";
   private static final String PERMISOS_DE = "SELECT id, perfil, bloqueado FROM gestor.actores WHERE id = ANY ($1)";
@@ -51,49 +44,23 @@ final class Actores {
     UPDATE gestor.sesiones SET terminada_en = now(), motivo_fin = 'BLOQUEO'
     WHERE actor = $1 AND terminada_en IS NULL""";
 
-  private record Solicitud(UUID sesion, String actor, String huella) {}
-
   private final SqlClient sql;
-  private final Combiner<UUID, Solicitud, Boolean> aperturas;
 
-  /** For the statements other than a session's opening, which then go one per statement. */
   Actores(SqlClient sql) {
-    this(sql, 1);
-  }
-
-  /**
-   * {@code loteMax}: the sessions one statement records. Sessions opened while one statement is in flight go together
-   * in the next ({@link Combiner}); used on the one verticle's context that made it.
-   */
-  Actores(SqlClient sql, int loteMax) {
     this.sql = sql;
-    this.aperturas = new Combiner<>(loteMax, Solicitud::sesion, this::abrir);
   }
 
-  /** One insert on the common path, shared with the sessions opened meanwhile; only a refused one costs a read, to say why. */
+  /** One insert on the common path; only a refused session costs a second read, to say why. */
   Future<Apertura> abrirSesion(String sesion, String actor, String huella) {
-    return aperturas.submit(new Solicitud(UUID.fromString(sesion), actor, huella)).compose(abierta ->
-      abierta != null
+    return sql.preparedQuery(ABRIR).execute(Tuple.of(java.util.UUID.fromString(sesion), actor, huella)).compose(rows ->
+      rows.rowCount() == 1
         ? Future.succeededFuture(Apertura.ABIERTA)
         : permisos(actor).map(p -> p.isEmpty() ? Apertura.DESCONOCIDO : Apertura.BLOQUEADO));
   }
 
-  private Future<Map<UUID, Boolean>> abrir(List<Solicitud> lote) {
-    UUID[] ids = new UUID[lote.size()];
-    String[] actores = new String[lote.size()];
-    String[] huellas = new String[lote.size()];
-    for (int i = 0; i < lote.size(); i++) {
-      ids[i] = lote.get(i).sesion();
-      actores[i] = lote.get(i).actor();
-      huellas[i] = lote.get(i).huella();
-    }
-    return sql.preparedQuery(ABRIR).execute(Tuple.tuple().addArrayOfUUID(ids).addArrayOfString(actores).addArrayOfString(huellas))
-      .map(rows -> Combiner.byKey(rows, row -> row.getUUID("id"), row -> true));
-  }
-
   /** A session whose event the broker did not take is closed again: the App was told to retry. */
   Future<Void> cancelarSesion(String sesion) {
-    return sql.preparedQuery(CANCELAR).execute(Tuple.of(UUID.fromString(sesion))).mapEmpty();
+    return sql.preparedQuery(CANCELAR).execute(Tuple.of(java.util.UUID.fromString(sesion))).mapEmpty();
   }
 
   /** The warm-up's sessions, once it is over: they were never an App user's. */

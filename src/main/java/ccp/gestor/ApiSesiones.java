@@ -30,11 +30,10 @@ final class ApiSesiones implements AppApi {
   private final ProductorEventos productor;
   private final Actores actores;
 
-  /** {@code loteMax}: the sessions one statement records ({@code sesiones.lote-max}). */
-  ApiSesiones(RoleContext role, int loteMax) {
+  ApiSesiones(RoleContext role) {
     this.publisher = EventPublisher.create(role.vertx(), role.kafka());
     this.productor = new ProductorEventos(publisher);
-    this.actores = new Actores(role.sql(), loteMax);
+    this.actores = new Actores(role.sql());
   }
 
   @Override

@@ -9,12 +9,12 @@ public final class Gestor {
 
   private Gestor() {}
 
-  public static AppApi api(RoleContext role, GestorConfig config) {
-    return new ApiSesiones(role, config.loteMax());
+  public static AppApi api(RoleContext role) {
+    return new ApiSesiones(role);
   }
 
   public static Future<Void> deploy(RoleContext role, GestorConfig config) {
-    return role.deploy(() -> new HiloPeticion(role, config), role.httpInstances()).mapEmpty();
+    return role.deploy(() -> new HiloPeticion(role, config.port()), role.httpInstances()).mapEmpty();
   }
 
   /** Warms the session route before the process says it is ready ({@link WarmUp}); once every role of it has started. */

@@ -28,18 +28,18 @@ final class HiloPeticion extends VerticleBase {
   private static final String SEGURIDAD = "seguridad";
 
   private final RoleContext role;
-  private final GestorConfig config;
+  private final int port;
   private AppApi api;
   private Actores actores;
 
-  HiloPeticion(RoleContext role, GestorConfig config) {
+  HiloPeticion(RoleContext role, int port) {
     this.role = role;
-    this.config = config;
+    this.port = port;
   }
 
   @Override
   public Future<?> start() {
-    api = new ApiSesiones(role, config.loteMax());
+    api = new ApiSesiones(role);
     actores = new Actores(role.sql());
     Router router = role.router(vertx);
     role.guardApp(router);
@@ -47,7 +47,7 @@ final class HiloPeticion extends VerticleBase {
     // The Detector (B5) and the Reacción (B10) are role seguridad: no other role calls the Gestor.
     role.interno(router, "/interno/actores/permisos", GESTOR, SEGURIDAD).handler(this::permisos);
     role.interno(router, "/interno/actores/:actor/bloqueo", GESTOR, SEGURIDAD).handler(this::bloquear);
-    return role.listen(vertx, router, config.port(), role.httpInstances());
+    return role.listen(vertx, router, port, role.httpInstances());
   }
 
   @Override

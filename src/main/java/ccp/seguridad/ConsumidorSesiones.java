@@ -26,18 +26,14 @@ final class ConsumidorSesiones extends ConsumerVerticle {
   private ControladorRegistro registro;
   private PublicadorAlertas alertas;
 
-  private final int loteMax;
-
-  /** {@code loteMax}: the sessions whose device one statement looks up ({@code sesiones.lote-max}). */
-  ConsumidorSesiones(RoleContext role, int loteMax) {
+  ConsumidorSesiones(RoleContext role) {
     super(role.kafka(), role.health(), role.registry(), COLA, Topics.SESION_ABIERTA);
     this.role = role;
-    this.loteMax = loteMax;
   }
 
   @Override
   protected void prepare() {
-    registro = new ControladorRegistro(role.sql(), loteMax);
+    registro = new ControladorRegistro(role.sql());
     alertas = new PublicadorAlertas(publisher());
   }
 

@@ -55,7 +55,7 @@ final class LiderazgoSeguridad extends VerticleBase {
     return vertx.deployVerticle(new OrquestadorReaccion(role, config)).onSuccess(activos::add)
       // join, not all: a failed start gives the leadership back only once every deployment has ended, none left behind.
       .compose(reaccion -> Future.join(
-        vertx.deployVerticle(new ConsumidorSesiones(role, config.sesionesLoteMax())).onSuccess(activos::add),
+        vertx.deployVerticle(new ConsumidorSesiones(role)).onSuccess(activos::add),
         vertx.deployVerticle(new ConsumidorEscrituras(role, config)).onSuccess(activos::add),
         vertx.deployVerticle(new ConsumidorAlertas(role, config, firma)).onSuccess(activos::add),
         vertx.deployVerticle(new RepartidorSet(role.sql(), config.ssf(), role.registry())).onSuccess(activos::add)))

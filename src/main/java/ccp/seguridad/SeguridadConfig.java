@@ -13,7 +13,6 @@ import java.time.Duration;
  * @param pedidosUrl      Pedidos, told to annul the improper order (B11)
  * @param inventarioUrl   Inventario, told to revert the improper stock adjustment (B11)
  * @param detectorLoteMax the writers the Detector asks the Gestor about in one request ({@code detector.lote-max})
- * @param sesionesLoteMax the sessions whose device the Verificador looks up in one statement ({@code sesiones.lote-max})
  * @param revocacionHoras how long the Reacción's revocation lasts once its reaction finished; it does not
  *                        expire before ({@code reaccion.revocacion-horas})
  * @param reanudarTrasMs  a reaction not moved for this long has lost its runner and is resumed
@@ -24,14 +23,13 @@ import java.time.Duration;
  * @param asr2Budget      ASR-2's budget, t_det → notified; past it a reaction (or the Detector) a peer holds is told
  *                        to the area and the Bandeja
  */
-public record SeguridadConfig(int port, String gestorUrl, String pedidosUrl, String inventarioUrl, int detectorLoteMax, int sesionesLoteMax,
+public record SeguridadConfig(int port, String gestorUrl, String pedidosUrl, String inventarioUrl, int detectorLoteMax,
                               int revocacionHoras, long reanudarTrasMs, long liderazgoMs, SsfConfig ssf, Duration asr1Budget,
                               Duration asr2Budget) {
 
   public static SeguridadConfig from(Settings settings) {
     return new SeguridadConfig(settings.integer("seguridad.port"), settings.text("gestor.url"), settings.text("pedidos.url"),
-      settings.text("inventario.url"), settings.integer("detector.lote-max"), settings.integer("sesiones.lote-max"),
-      settings.integer("reaccion.revocacion-horas"),
+      settings.text("inventario.url"), settings.integer("detector.lote-max"), settings.integer("reaccion.revocacion-horas"),
       settings.integer("reaccion.reanudar-tras-ms"), settings.integer("seguridad.liderazgo-ms"), SsfConfig.from(settings),
       settings.millis("asr1.budget-ms"), settings.millis("asr2.budget-ms"));
   }

@@ -115,7 +115,6 @@ public final class Settings {
     integer("detector.lote-max", 1, 256);
     integer("inventario.lote-max", 1, 10_000);
     integer("revocacion.lote-max", 1, 10_000);
-    integer("sesiones.lote-max", 1, 10_000);
     integer("vigilancia.barrido-ms", 50, 600_000);
     integer("vigilancia.sondeo-ms", 50, 600_000);
     integer("vigilancia.liderazgo-ms", 50, 60_000);
