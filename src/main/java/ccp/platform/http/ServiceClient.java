@@ -69,9 +69,9 @@ public final class ServiceClient {
   /** POSTs {@code body} to role {@code callee} at {@code baseUrl}. */
   public Future<JsonObject> post(String callee, String baseUrl, String path, JsonObject body) {
     HttpRequest<Buffer> request = client.postAbs(baseUrl + path).timeout(timeoutMs).bearerTokenAuthentication(token(callee));
-    // The client's own timeout again, from outside: a Vert.x client was seen here leaving a request unsent with its
-    // connect and idle timeouts never firing (ApiRouterTest, about one in a hundred in a fresh Vert.x), and a consumer
-    // whose call never ends holds its record for ever, with no failure to count or page on.
+    // The client's own timeout again, from outside: Vert.x 5.0.7's client was seen leaving a request unsent with its
+    // connect and idle timeouts never firing (design.md, Bounded waits: seen only when called from outside Vert.x, which
+    // this code never is), and a consumer whose call never ends would hold its record for ever, with nothing to page on.
     return request.sendJsonObject(body).timeout(2L * timeoutMs, TimeUnit.MILLISECONDS).compose(response -> response.statusCode() / 100 == 2
       ? Future.succeededFuture(response.bodyAsJsonObject())
       : Future.failedFuture(new Failure(response.statusCode(), errorCode(response.bodyAsString()), request.method() + " " + request.uri() + " answered "
