@@ -1,5 +1,6 @@
 package ccp.platform.http;
 
+import ccp.support.OnVertx;
 import ccp.support.SharedInfra;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Future;
@@ -150,9 +151,9 @@ class AdmissionTest {
 
   private Future<Respuesta> send(int port, HttpMethod method, String path) {
     long began = System.nanoTime();
-    return client.request(method, port, "127.0.0.1", path)
+    return OnVertx.call(vertx, () -> client.request(method, port, "127.0.0.1", path)
       .compose(request -> request.send(Buffer.buffer("{}")))
-      .compose(response -> response.body().map(body -> respuesta(response, body, began)));
+      .compose(response -> response.body().map(body -> respuesta(response, body, began))));
   }
 
   private static Respuesta respuesta(HttpClientResponse response, Buffer body, long began) {

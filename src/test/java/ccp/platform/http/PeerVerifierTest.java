@@ -1,5 +1,6 @@
 package ccp.platform.http;
 
+import ccp.support.OnVertx;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -68,7 +69,7 @@ class PeerVerifierTest {
   }
 
   private int post(String token) {
-    return client.post(port, "127.0.0.1", "/interno/x").bearerTokenAuthentication(token).send().await().statusCode();
+    return OnVertx.call(vertx, () -> client.post(port, "127.0.0.1", "/interno/x").bearerTokenAuthentication(token).send()).await().statusCode();
   }
 
   private String mint(JsonObject key, String caller, String callee, int seconds) {

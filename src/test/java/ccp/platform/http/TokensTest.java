@@ -2,6 +2,7 @@ package ccp.platform.http;
 
 import ccp.app.Application;
 import ccp.app.Role;
+import ccp.support.OnVertx;
 import ccp.support.RunningApp;
 import ccp.support.SharedInfra;
 import io.vertx.core.Vertx;
@@ -118,7 +119,7 @@ class TokensTest {
 
     Tokens.WarmUpKey key = tokens.openWarmUp();
     String token = key.token();
-    var answer = client.get(port, "127.0.0.1", "/v1/x").bearerTokenAuthentication(token).send().await();
+    var answer = OnVertx.call(vertx, () -> client.get(port, "127.0.0.1", "/v1/x").bearerTokenAuthentication(token).send()).await();
     assertThat(answer.statusCode()).isEqualTo(200);
     assertThat(answer.bodyAsString()).isEqualTo(Tokens.WARM_UP_ACTOR + "/CONSULTA");
     assertThat(get(client, port, mint(Jwks.generateRs256("forjado"), Tokens.WARM_UP_ACTOR, 1, "RS256")))
@@ -166,7 +167,7 @@ class TokensTest {
         .setExpiresInMinutes(minutes));
   }
 
-  private static int get(WebClient client, int port, String token) {
-    return client.get(port, "127.0.0.1", "/v1/x").bearerTokenAuthentication(token).send().await().statusCode();
+  private int get(WebClient client, int port, String token) {
+    return OnVertx.call(vertx, () -> client.get(port, "127.0.0.1", "/v1/x").bearerTokenAuthentication(token).send()).await().statusCode();
   }
 }
