@@ -306,7 +306,7 @@ public final class ReliableConsumer {
       })
       .eventually(this::commitProgress)
       .eventually(() -> release()
-        .timeout(2L * API_TIMEOUT_MS, TimeUnit.MILLISECONDS).timeout(2L * API_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+        .timeout(2L * API_TIMEOUT_MS, TimeUnit.MILLISECONDS)
         .onFailure(err -> LOG.warn("Group {}: the consumer's close did not end ({}); left to the process's end", group, err.toString()))
         .otherwiseEmpty());
   }
