@@ -77,7 +77,8 @@ public final class Application {
     }
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Vertx vertx = Vertx.builder()
-      .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions()
+      .with(new VertxOptions().setPreferNativeTransport(settings.flag("vertx.native-transport"))
+        .setMetricsOptions(new MicrometerMetricsOptions()
         .setEnabled(true)
         .setJvmMetricsEnabled(true)
         // One process serves several roles' ports: LOCAL keeps their series apart, HTTP_ROUTE gives per-endpoint rates.
@@ -156,8 +157,8 @@ public final class Application {
       })
       .map(port -> {
         managementPort = port;
-        LOG.info("Roles {} started in {} ms", roles.stream().map(Role::id).collect(Collectors.joining(",")),
-          (System.nanoTime() - began) / 1_000_000);
+        LOG.info("Roles {} started in {} ms, on the {} transport", roles.stream().map(Role::id).collect(Collectors.joining(",")),
+          (System.nanoTime() - began) / 1_000_000, vertx.isNativeTransportEnabled() ? "native" : "NIO");
         return this;
       });
   }

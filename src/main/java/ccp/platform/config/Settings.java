@@ -56,6 +56,7 @@ public final class Settings {
     integer("infra.pg-port", 0, 65535);
     integer("infra.issuer-port", 0, 65535);
     bool("infra.pg-durable");
+    bool("vertx.native-transport");
     text("http.host", v -> !v.isBlank(), "an address to bind");
     integer("http.instances", 0, 256);
     integer("http.max-connections", 1, 1_000_000);
@@ -65,6 +66,7 @@ public final class Settings {
     integer("http.admission-initial-limit", 1, 100_000);
     integer("http.admission-min-limit", 1, 100_000);
     integer("http.admission-max-limit", 1, 100_000);
+    integer("http.admission-target-ms", 1, 60_000);
     integer("http.admission-delay-ms", 0, 10_000);
     integer("health.event-loop-deadline-ms", 100, 600_000);
     integer("management.port", 0, 65535);

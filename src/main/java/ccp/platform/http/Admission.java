@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * 0.78 s, the excess refused — docs/performance.md).
  * <p>
  * The security paths have priority: their class (sessions, devices, alerts, revocations, Shared Signals) counts an
- * answer as slow only past 500 ms, the others past 250 ms, so when orders flood the machine the orders' limit shrinks
+ * answer as slow only past twice {@code http.admission-target-ms} (500 ms by default), the others past it, so when orders flood the machine the orders' limit shrinks
  * first and the sessions keep theirs. Each router (one per verticle) has its own limiters, confined to its event loop:
  * the library's sample update takes a monitor (its {@code AbstractLimit.onSample} is synchronized) that no other thread
  * ever contends for.
@@ -41,15 +41,16 @@ public final class Admission {
 
   /** The route classes, each with its own limit and the latency past which an answer counts as a sign of overload. */
   enum Clase {
-    SEGURIDAD(500, 4), ESCRITURAS(250, 1), LECTURAS(250, 1);
+    SEGURIDAD(2, 4), ESCRITURAS(1, 1), LECTURAS(1, 1);
 
-    private final long objetivoMs;
+    /** Times {@code http.admission-target-ms} past which an answer counts as slow. */
+    private final int objetivos;
     private final String nombre = name().toLowerCase(Locale.ROOT);
     /** Times {@code http.admission-delay-ms} of event-loop delay past which the class is refused. */
     private final int demoras;
 
-    Clase(long objetivoMs, int demoras) {
-      this.objetivoMs = objetivoMs;
+    Clase(int objetivos, int demoras) {
+      this.objetivos = objetivos;
       this.demoras = demoras;
     }
   }
@@ -71,7 +72,7 @@ public final class Admission {
           .initialLimit(http.admissionInitial())
           .minLimit(http.admissionMin())
           .maxLimit(http.admissionMax())
-          .timeout(clase.objetivoMs, TimeUnit.MILLISECONDS)
+          .timeout((long) clase.objetivos * http.admissionTargetMs(), TimeUnit.MILLISECONDS)
           .backoffRatio(0.9)
           .build())
         .build());

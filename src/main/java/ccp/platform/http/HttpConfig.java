@@ -11,19 +11,22 @@ import ccp.platform.config.Settings;
  * @param admissionInitial the concurrency each route class of a verticle admits at first ({@link Admission})
  * @param admissionMin     the least it ever admits, however slow its requests get
  * @param admissionMax     the most it ever admits
+ * @param admissionTargetMs an answer of writes or reads slower than this shrinks its class's limit (twice it, the
+ *                         security paths')
  * @param admissionDelayMs past this standing delay of its event loop a verticle refuses writes and reads at once (four
  *                         times it, the security paths); 0: not at all ({@link EventLoopDelay})
  */
 public record HttpConfig(String host, int instances, int maxConnections, int bodyLimitBytes, int clientTimeoutMs, int clientPoolSize,
                          int idleTimeoutMs, int requestTimeoutMs, int admissionInitial, int admissionMin, int admissionMax,
-                         int admissionDelayMs) {
+                         int admissionTargetMs, int admissionDelayMs) {
 
   public static HttpConfig from(Settings settings) {
     return new HttpConfig(settings.text("http.host"), settings.integer("http.instances"), settings.integer("http.max-connections"),
       settings.integer("http.body-limit-bytes"), settings.integer("http.client-timeout-ms"), settings.integer("http.client-pool-size"),
       settings.integer("http.idle-timeout-ms"), settings.integer("http.request-timeout-ms"),
       settings.integer("http.admission-initial-limit"), settings.integer("http.admission-min-limit"),
-      settings.integer("http.admission-max-limit"), settings.integer("http.admission-delay-ms"));
+      settings.integer("http.admission-max-limit"), settings.integer("http.admission-target-ms"),
+      settings.integer("http.admission-delay-ms"));
   }
 
   /** Instances of a verticle that serves the App: {@code http.instances}, or one per event loop when it is 0. */
