@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * 0.78 s, the excess refused — docs/performance.md).
  * <p>
  * The security paths have priority: their class (sessions, devices, alerts, revocations, Shared Signals) counts an
- * answer as slow only past twice {@code http.admission-target-ms} (500 ms by default), the others past it, so when orders flood the machine the orders' limit shrinks
+ * answer as slow only past twice {@code http.admission-target-ms} (200 ms by default), the others past it, so when orders flood the machine the orders' limit shrinks
  * first and the sessions keep theirs. Each router (one per verticle) has its own limiters, confined to its event loop:
  * the library's sample update takes a monitor (its {@code AbstractLimit.onSample} is synchronized) that no other thread
  * ever contends for.
