@@ -26,10 +26,10 @@ import java.util.concurrent.TimeUnit;
  * 0.78 s, the excess refused — docs/performance.md).
  * <p>
  * The security paths have priority: their class (sessions, devices, alerts, revocations, Shared Signals) counts an
- * answer as slow only past twice {@code http.admission-target-ms} (200 ms by default), the others past it, so when orders flood the machine the orders' limit shrinks
- * first and the sessions keep theirs. Each router (one per verticle) has its own limiters, confined to its event loop:
- * the library's sample update takes a monitor (its {@code AbstractLimit.onSample} is synchronized) that no other thread
- * ever contends for.
+ * answer as slow only past twice {@code http.admission-target-ms} (200 ms by default), the others past it, so when
+ * orders flood the machine the orders' limit shrinks first and the sessions keep theirs. Each router (one per
+ * verticle) has its own limiters, confined to its event loop: the library's sample update takes a monitor (its
+ * {@code AbstractLimit.onSample} is synchronized) that no other thread ever contends for.
  * <p>
  * A limit sees a request only once a handler runs it. When the process has more work than its cores (the chain's
  * consumers, the broker, the database share them in one process), requests also wait in the event loop's queue before
