@@ -14,8 +14,6 @@ import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -125,11 +123,8 @@ public final class SharedInfra {
     }
   }
 
+  /** A free port for a server the test starts later, which no connection opened meanwhile can take: {@link FreePorts}. */
   public static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return FreePorts.pick();
   }
 }
