@@ -4,6 +4,7 @@ import ccp.app.KafkaAccess;
 import ccp.embedded.EmbeddedKafka;
 import ccp.embedded.EmbeddedPg;
 import ccp.embedded.EmbeddedPg.Durability;
+import ccp.embedded.FreePorts;
 import ccp.app.Role;
 import ccp.platform.config.Settings;
 import ccp.platform.db.Migrations;
