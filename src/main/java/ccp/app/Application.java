@@ -81,8 +81,9 @@ public final class Application {
         .setMetricsOptions(new MicrometerMetricsOptions()
         .setEnabled(true)
         .setJvmMetricsEnabled(true)
-        // One process serves several roles' ports: LOCAL keeps their series apart, HTTP_ROUTE gives per-endpoint rates.
-        .addLabels(Label.LOCAL, Label.HTTP_ROUTE)
+        // One process serves several roles' ports: LOCAL keeps their series apart, HTTP_ROUTE gives per-endpoint rates,
+        // NAMESPACE the SQL statements of each role's client (PgConfig names it after the role's login).
+        .addLabels(Label.LOCAL, Label.HTTP_ROUTE, Label.NAMESPACE)
         // The HTTP server series say what the App sees; client and socket series would count each hop again.
         .addDisabledMetricsCategory(MetricsDomain.HTTP_CLIENT)
         .addDisabledMetricsCategory(MetricsDomain.NET_CLIENT)

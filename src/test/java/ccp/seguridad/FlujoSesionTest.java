@@ -216,14 +216,21 @@ class FlujoSesionTest {
   }
 
   @Test
-  @DisplayName("health, readiness and Prometheus metrics (with the asr1 timer) are served")
+  @DisplayName("health, readiness and Prometheus metrics (with the asr1 timer, and each role's SQL statements apart) are served")
   void healthAndMetrics() {
     assertThat(Http.get(app.managementUrl() + "/health/live", null).status()).isEqualTo(200);
     Http.Response ready = Http.get(app.managementUrl() + "/health/ready", null);
     assertThat(ready.status()).isEqualTo(200);
     assertThat(ready.json().getJsonArray("checks")).extracting(c -> ((JsonObject) c).getString("id"))
       .contains("postgresql", "cola.verificador", "cola.notificador");
-    assertThat(Http.get(app.managementUrl() + "/metrics", null).body()).contains("asr1_seconds_bucket");
+    // A session is the Gestor's insert and the Verificador's lookup: a statement of each role's own client.
+    abrir(vendedorConDispositivo("casa-dispositivo-metricas"), "casa-dispositivo-metricas");
+    String metrics = Http.get(app.managementUrl() + "/metrics", null).body();
+    assertThat(metrics).contains("asr1_seconds_bucket");
+    for (String login : List.of("gestor", "seguridad")) {
+      assertThat(metrics).contains("vertx_sql_processing_time_seconds_count{client_namespace=\"" + login + "\"}")
+        .contains("vertx_sql_processing_pending{client_namespace=\"" + login + "\"}");
+    }
   }
 
   private static String vendedorConDispositivo(String huella) {

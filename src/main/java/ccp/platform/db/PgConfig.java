@@ -40,7 +40,9 @@ public record PgConfig(String host, int port, String database, String user, Stri
 
   /**
    * New options each call: vertx-pg-client's options are mutable, so no two clients share one. The session's bounds
-   * travel as startup parameters, so they hold on every connection, a dedicated one included.
+   * travel as startup parameters, so they hold on every connection, a dedicated one included. The statements' metrics
+   * ({@code vertx_sql_*}) carry the login role as their {@code client_namespace}: an all-in-one process holds one client
+   * per role, whose series would otherwise add up into one.
    */
   public PgConnectOptions connectOptions() {
     PgConnectOptions options = new PgConnectOptions()
@@ -51,6 +53,7 @@ public record PgConfig(String host, int port, String database, String user, Stri
       .setPassword(password)
       .setCachePreparedStatements(true)
       .setPipeliningLimit(256);
+    options.setMetricsName(user);
     options.addProperty("statement_timeout", Integer.toString(statementTimeoutMs));
     options.addProperty("tcp_keepalives_idle", KEEPALIVE_IDLE_S);
     options.addProperty("tcp_keepalives_interval", KEEPALIVE_INTERVAL_S);
