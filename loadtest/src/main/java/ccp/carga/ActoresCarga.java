@@ -54,7 +54,7 @@ public final class ActoresCarga {
 
   /** The all-in-one's PostgreSQL listens on a free port: its postmaster.pid (fourth line) names it. */
   private static Settings embedded(Settings settings) throws IOException {
-    Path pid = settings.dataDir().resolve("postgres/data/postmaster.pid");
+    Path pid = settings.dataDir().resolve(OpcionesCarga.POSTMASTER_PID);
     List<String> lines = Files.exists(pid) ? Files.readAllLines(pid) : List.of();
     if (lines.size() < 4 || !lines.get(3).trim().matches("[0-9]{1,5}")) {
       throw new ConfigException("improper writes need read-only actors registered in gestor.actores, and no PostgreSQL runs from "

@@ -97,7 +97,9 @@ public final class CargaPedidos implements Callable<Integer> {
     return result.okByTag().getOrDefault(IMPROPER, 0L);
   }
 
-  private String render(OpenLoad.Result r, String before, String after) {
+  private String render(OpenLoad.Result r, Corrida.Scrape scrapedBefore, Corrida.Scrape scrapedAfter) {
+    String before = scrapedBefore.text();
+    String after = scrapedAfter.text();
     return String.format(Locale.ROOT, """
       carga-pedidos: target %d/s for %d s through the gateway, %.1f%% by read-only actors
         orders sent          %d, created (201) %d, failed %d %s
@@ -109,12 +111,14 @@ public final class CargaPedidos implements Callable<Integer> {
         ASR-2 (t_det→notified) %s  (budget 5000 ms)
         revocation check     %s  (per gateway request)
         outbox publish lag   %s  (commit → broker ack)
-        chains completed     %s  (chain start → pedido.listo; only with the cadena and stage roles running)""",
+        chains completed     %s  (chain start → pedido.listo; only with the cadena and stage roles running)
+        CPU                  %s  (per order created, its reactions and chain included)""",
       rate, carga.duration, pedidos.improper * 100, r.sent(), r.ok(), r.sent() - r.ok(), r.failures(), r.perSecond(), r.latency(),
       r.refused(), r.timeouts(), OpenLoad.TIMEOUT_MS / 1000, improperExpected(r),
       Histogram.parse(after, "asr2_seconds").countSince(Histogram.parse(before, "asr2_seconds")),
       since(before, after, "asr2_seconds"), since(before, after, "revocation_check_seconds"),
-      since(before, after, "outbox_publish_lag_seconds"), since(before, after, "chain_completion_seconds"));
+      since(before, after, "outbox_publish_lag_seconds"), since(before, after, "chain_completion_seconds"),
+      scrapedAfter.cpu().since(scrapedBefore.cpu()).perRequest(r.ok(), "order"));
   }
 
   private static String since(String before, String after, String name) {

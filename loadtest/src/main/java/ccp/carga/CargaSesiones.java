@@ -57,7 +57,7 @@ public final class CargaSesiones implements Callable<Integer> {
       .compose(registered -> corrida.scrape())
       .compose(before -> load.run().compose(result ->
         corrida.awaitCount("asr1_seconds", before, result.okByTag().getOrDefault(UNKNOWN_DEVICE, 0L))
-          .map(after -> render(result, Histogram.parse(before, "asr1_seconds"), Histogram.parse(after, "asr1_seconds")))));
+          .map(after -> render(result, before, after))));
   }
 
   /**
@@ -115,7 +115,9 @@ public final class CargaSesiones implements Callable<Integer> {
     return chain;
   }
 
-  private String render(OpenLoad.Result r, Histogram before, Histogram after) {
+  private String render(OpenLoad.Result r, Corrida.Scrape scrapedBefore, Corrida.Scrape scrapedAfter) {
+    Histogram before = Histogram.parse(scrapedBefore.text(), "asr1_seconds");
+    Histogram after = Histogram.parse(scrapedAfter.text(), "asr1_seconds");
     return String.format(Locale.ROOT, """
       carga-sesiones: target %d/s for %d s, %.0f%% from unknown devices, %d vendedores
         sessions sent       %d, opened (201) %d, failed %d %s
@@ -124,9 +126,11 @@ public final class CargaSesiones implements Callable<Integer> {
         refused (503)       %s
         client timeouts     %d  (no answer within %d s)
         alerts expected     %d, notified %d
-        ASR-1 (t0→notified) %s  (budget 2000 ms; the system's asr1 histogram)""",
+        ASR-1 (t0→notified) %s  (budget 2000 ms; the system's asr1 histogram)
+        CPU                 %s  (per session opened, its refusals and alerts included)""",
       rate, carga.duration, sesiones.unknown * 100, carga.vendedores, r.sent(), r.ok(), r.sent() - r.ok(), r.failures(), r.perSecond(), r.latency(),
-      r.refused(), r.timeouts(), OpenLoad.TIMEOUT_MS / 1000, r.okByTag().getOrDefault(UNKNOWN_DEVICE, 0L), after.countSince(before), after.describeSince(before));
+      r.refused(), r.timeouts(), OpenLoad.TIMEOUT_MS / 1000, r.okByTag().getOrDefault(UNKNOWN_DEVICE, 0L), after.countSince(before), after.describeSince(before),
+      scrapedAfter.cpu().since(scrapedBefore.cpu()).perRequest(r.ok(), "session"));
   }
 
   private static String vendedor(int i) {

@@ -137,7 +137,9 @@ public final class CargaSobrecarga implements Callable<Integer> {
       new OpenLoad.Phase((int) Math.round((double) sustained / lanes), recovery));
   }
 
-  private String render(OpenLoad.Result s, OpenLoad.Result p, String before, String after) {
+  private String render(OpenLoad.Result s, OpenLoad.Result p, Corrida.Scrape scrapedBefore, Corrida.Scrape scrapedAfter) {
+    String before = scrapedBefore.text();
+    String after = scrapedAfter.text();
     Histogram asr1Before = Histogram.parse(before, "asr1_seconds");
     Histogram asr1 = Histogram.parse(after, "asr1_seconds");
     Histogram asr2Before = Histogram.parse(before, "asr2_seconds");
@@ -177,6 +179,7 @@ public final class CargaSobrecarga implements Callable<Integer> {
         ASR-2 (t_det→notified) %s  (budget 5000 ms)
         outbox publish lag  %s
         chains completed    %s
+        CPU                 %s  (per request accepted, sessions and orders; the refusals' cost included)
       targets (issue 16)
       %s""",
       factor, sesiones, pedidos, carga.duration, recovery,
@@ -186,6 +189,7 @@ public final class CargaSobrecarga implements Callable<Integer> {
       asr1.describeSince(asr1Before), asr2.describeSince(asr2Before),
       Histogram.parse(after, "outbox_publish_lag_seconds").describeSince(Histogram.parse(before, "outbox_publish_lag_seconds")),
       Histogram.parse(after, "chain_completion_seconds").describeSince(Histogram.parse(before, "chain_completion_seconds")),
+      scrapedAfter.cpu().since(scrapedBefore.cpu()).perRequest(s.ok() + p.ok(), "request"),
       String.join("\n", targets));
   }
 

@@ -10,11 +10,15 @@ import io.vertx.core.http.PoolOptions;
 import io.vertx.ext.web.client.WebClient;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Supplier;
 
-/** What one load run works with: its Vert.x, a token minter, a client for set-up and scrapes, the system's histograms. */
-record Corrida(Vertx vertx, DevIssuer minter, WebClient web, URI metrics, OpcionesCarga opciones) {
+/**
+ * What one load run works with: its Vert.x, a token minter, a client for set-up and scrapes, the system's histograms,
+ * and where the embedded PostgreSQL of the data directory says its pid ({@code postmasterPid}, for {@link Cpu}).
+ */
+record Corrida(Vertx vertx, DevIssuer minter, WebClient web, URI metrics, Path postmasterPid, OpcionesCarga opciones) {
 
   private static final int CHECKS = 60;
   private static final long CHECK_EVERY_MS = 500;
@@ -54,20 +58,24 @@ record Corrida(Vertx vertx, DevIssuer minter, WebClient web, URI metrics, Opcion
       .compose(id -> done.future().eventually(() -> vertx.undeploy(id)));
   }
 
-  Future<String> scrape() {
-    return web.getAbs(metrics.toString()).send().map(response -> response.bodyAsString());
+  /** The system's metrics, and the CPU spent so far read at the same moment. */
+  record Scrape(String text, Cpu cpu) {}
+
+  Future<Scrape> scrape() {
+    return web.getAbs(metrics.toString()).send()
+      .map(response -> new Scrape(response.bodyAsString(), Cpu.now(response.bodyAsString(), postmasterPid)));
   }
 
   /**
    * Scrapes until {@code histogram} has counted {@code expected} observations since {@code before}, or 30 s have
    * passed: the system's reactions to the load arrive after it. Completes with the last scrape.
    */
-  Future<String> awaitCount(String histogram, String before, long expected) {
-    return awaitCount(Histogram.parse(before, histogram), histogram, expected, 0);
+  Future<Scrape> awaitCount(String histogram, Scrape before, long expected) {
+    return awaitCount(Histogram.parse(before.text(), histogram), histogram, expected, 0);
   }
 
-  private Future<String> awaitCount(Histogram start, String histogram, long expected, int attempt) {
-    return scrape().compose(now -> Histogram.parse(now, histogram).countSince(start) >= expected || attempt >= CHECKS
+  private Future<Scrape> awaitCount(Histogram start, String histogram, long expected, int attempt) {
+    return scrape().compose(now -> Histogram.parse(now.text(), histogram).countSince(start) >= expected || attempt >= CHECKS
       ? Future.succeededFuture(now)
       : vertx.timer(CHECK_EVERY_MS).compose(x -> awaitCount(start, histogram, expected, attempt + 1)));
   }

@@ -24,6 +24,9 @@ import java.util.function.Supplier;
  */
 final class OpcionesCarga {
 
+  /** Where the all-in-one's embedded PostgreSQL writes its postmaster's pid (first line) and port (fourth). */
+  static final String POSTMASTER_PID = "postgres/data/postmaster.pid";
+
   /** A command's load: prepared on the calling thread (tokens, bodies), then started on the run's one context. */
   interface Carga {
     Supplier<Future<String>> prepare(Corrida corrida);
@@ -74,7 +77,8 @@ final class OpcionesCarga {
     // The driver shares the machine's cores with the system: the epoll transport spends fewer of them on each request.
     Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(settings.flag("vertx.native-transport")));
     try {
-      Corrida corrida = new Corrida(vertx, DevIssuer.open(vertx, settings), WebClient.create(vertx), scraped, this);
+      Corrida corrida = new Corrida(vertx, DevIssuer.open(vertx, settings), WebClient.create(vertx), scraped,
+        settings.dataDir().resolve(POSTMASTER_PID), this);
       Supplier<Future<String>> start = carga.prepare(corrida);
       Promise<String> report = Promise.promise();
       vertx.runOnContext(x -> start.get().onComplete(report));
