@@ -48,10 +48,15 @@ public final class FreePorts {
     }
   }
 
-  /** The first port of the kernel's ephemeral range (32768 by default on Linux); 0 where it cannot be read. */
+  /**
+   * The first port of the kernel's ephemeral range (32768 by default on Linux); 0 where it cannot be read. Read through
+   * a buffered reader, in one read: a sysctl file states its size as 0 and answers any read past its start with
+   * nothing, so {@code Files.readString} (which then reads one byte, then the rest) saw "3" of "32768 60999", and every
+   * port came from the ephemeral range after all.
+   */
   private static int ephemeralLow() {
     try {
-      return Integer.parseInt(Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+")[0]);
+      return Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim().split("\\s+")[0]);
     } catch (IOException | RuntimeException unknown) {
       return 0;
     }

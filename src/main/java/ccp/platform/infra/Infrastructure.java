@@ -85,8 +85,11 @@ public final class Infrastructure implements AutoCloseable {
       // After the database: an artifact that starts none has failed above without writing a key.
       if (settings.embeddedPostgres()) developmentKeys(settings, issuerPort, started, resolved);
       if (broker != null) {
-        Broker running = outcome(broker);
+        // Taken first: a broker that failed is this start's failure, not one to await again below (its exception
+        // would then be added to itself as suppressed, and the IllegalArgumentException of that hide it).
+        FutureTask<Broker> starting = broker;
         broker = null;
+        Broker running = outcome(starting);
         started.add(running.server());
         resolved.putAll(running.settings());
       }

@@ -10,6 +10,7 @@ import ccp.support.Topic;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,6 +19,7 @@ import java.util.UUID;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @DisplayName("The embedded broker's log and its credentials in the data directory")
 class EmbeddedKafkaLogTest {
@@ -42,5 +44,18 @@ class EmbeddedKafkaLogTest {
       Topic.send(broker.settings(), Topics.SESION_ABIERTA, marca, "{}");
       assertThat(Topic.read(broker.settings(), Topics.SESION_ABIERTA, r -> marca.equals(r.key()))).hasSize(1);
     }
+  }
+
+  @Test
+  @DisplayName("a broker that cannot start: its own failure is what the start throws")
+  void aBrokerThatFailsSaysWhy() throws Exception {
+    Path dir = Files.createTempDirectory("ccp-kafka-fails");
+    Settings own = SharedInfra.settings(Map.of("data.dir", dir.toString(), "kafka.bootstrap", ""));
+    LocalServers failing = new LocalServers(SharedInfra.EMBEDDED.postgres(), (log, port, admin, users) -> {
+      throw new IOException("the broker's port is taken");
+    });
+
+    assertThatThrownBy(() -> Infrastructure.start(own, failing, KafkaAccess.grants()))
+      .isInstanceOf(IOException.class).hasMessage("the broker's port is taken");
   }
 }
