@@ -58,12 +58,13 @@ record Corrida(Vertx vertx, DevIssuer minter, WebClient web, URI metrics, Path p
       .compose(id -> done.future().eventually(() -> vertx.undeploy(id)));
   }
 
-  /** The system's metrics, and the CPU spent so far read at the same moment. */
+  /** The system's metrics, and the CPU spent so far read right after them. */
   record Scrape(String text, Cpu cpu) {}
 
+  /** The CPU is read from files ({@code /proc}), off the event loop. */
   Future<Scrape> scrape() {
-    return web.getAbs(metrics.toString()).send()
-      .map(response -> new Scrape(response.bodyAsString(), Cpu.now(response.bodyAsString(), postmasterPid)));
+    return web.getAbs(metrics.toString()).send().map(response -> response.bodyAsString())
+      .compose(text -> vertx.executeBlocking(() -> new Scrape(text, Cpu.now(text, postmasterPid))));
   }
 
   /**
