@@ -61,23 +61,31 @@ record Corrida(Vertx vertx, DevIssuer minter, WebClient web, URI metrics, Path p
   /** The system's metrics, and the CPU spent so far read right after them. */
   record Scrape(String text, Cpu cpu) {}
 
-  /** The CPU is read from files ({@code /proc}), off the event loop. */
   Future<Scrape> scrape() {
-    return web.getAbs(metrics.toString()).send().map(response -> response.bodyAsString())
-      .compose(text -> vertx.executeBlocking(() -> new Scrape(text, Cpu.now(text, postmasterPid))));
+    return metricsText().compose(this::withCpu);
+  }
+
+  private Future<String> metricsText() {
+    return web.getAbs(metrics.toString()).send().map(response -> response.bodyAsString());
+  }
+
+  /** The CPU is read from files ({@code /proc}), off the event loop. */
+  private Future<Scrape> withCpu(String text) {
+    return vertx.executeBlocking(() -> new Scrape(text, Cpu.now(text, postmasterPid)));
   }
 
   /**
    * Scrapes until {@code histogram} has counted {@code expected} observations since {@code before}, or 30 s have
-   * passed: the system's reactions to the load arrive after it. Completes with the last scrape.
+   * passed: the system's reactions to the load arrive after it. Completes with the last scrape, the only one whose CPU
+   * is read.
    */
   Future<Scrape> awaitCount(String histogram, Scrape before, long expected) {
     return awaitCount(Histogram.parse(before.text(), histogram), histogram, expected, 0);
   }
 
   private Future<Scrape> awaitCount(Histogram start, String histogram, long expected, int attempt) {
-    return scrape().compose(now -> Histogram.parse(now.text(), histogram).countSince(start) >= expected || attempt >= CHECKS
-      ? Future.succeededFuture(now)
+    return metricsText().compose(now -> Histogram.parse(now, histogram).countSince(start) >= expected || attempt >= CHECKS
+      ? withCpu(now)
       : vertx.timer(CHECK_EVERY_MS).compose(x -> awaitCount(start, histogram, expected, attempt + 1)));
   }
 }
