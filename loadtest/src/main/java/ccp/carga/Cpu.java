@@ -89,11 +89,11 @@ record Cpu(OptionalDouble systemSeconds, OptionalDouble postgresSeconds, double 
   /**
    * The fields of a {@code /proc/<pid>/stat} from the third (state) on, for {@link #field}; null when the process is
    * gone. The command name before them, in parentheses, may hold spaces and parentheses itself: they start after its
-   * last ')'.
+   * last ')'. Read in one buffered read, as every file of {@code /proc} should be (see {@code FreePorts}).
    */
   private static String[] stat(Path file) {
     try {
-      String text = Files.readString(file);
+      String text = Files.readAllLines(file).get(0);
       return text.substring(text.lastIndexOf(')') + 2).trim().split(" ");
     } catch (IOException | RuntimeException gone) {
       return null;
