@@ -12,6 +12,7 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
@@ -21,6 +22,8 @@ import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
+import java.net.ConnectException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -61,7 +64,8 @@ final class HiloPeticion extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setConnectTimeout(role.http().clientTimeoutMs()),
+    client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setKeepAliveTimeout(role.http().clientKeepAliveSeconds())
+        .setConnectTimeout(role.http().clientTimeoutMs()),
       new PoolOptions().setHttp1MaxSize(role.http().clientPoolSize()));
     flujos = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(false).setConnectTimeout(role.http().clientTimeoutMs()),
       new PoolOptions().setHttp1MaxSize(role.http().clientPoolSize()));
@@ -155,19 +159,42 @@ final class HiloPeticion extends VerticleBase {
       if (value != null) request.putHeader(name, value);
     }
     Buffer body = ctx.request().method() == HttpMethod.GET || ctx.body().buffer() == null ? Buffer.buffer() : ctx.body().buffer();
-    client.request(request)
-      .compose(req -> req.send(body))
-      .compose(response -> response.body().map(payload -> {
+    enviar(request, body)
+      .recover(err -> repetible(ctx.request().method(), headers) && cerradaPorElOtro(err) ? enviar(request, body) : Future.failedFuture(err))
+      .compose(response -> {
         ctx.response().setStatusCode(response.statusCode());
         for (String name : RETURNED) {
-          String value = response.getHeader(name);
+          String value = response.headers().get(name);
           if (value != null) ctx.response().putHeader(name, value);
         }
-        return ctx.response().end(payload);
-      }))
+        return ctx.response().end(response.body());
+      })
       .onFailure(err -> {
         LOG.warn("Forwarding {} {} to {} failed: {}", ctx.request().method(), ctx.request().path(), base, err.toString());
         ApiErrors.send(ctx, 503, "unavailable", "the service behind " + ctx.request().path() + " did not answer; retry");
       });
+  }
+
+  /** A role's whole answer: its status, headers and body. */
+  private record Respuesta(int statusCode, MultiMap headers, Buffer body) {}
+
+  private Future<Respuesta> enviar(RequestOptions request, Buffer body) {
+    return client.request(request)
+      .compose(req -> req.send(body))
+      .compose(response -> response.body().map(payload -> new Respuesta(response.statusCode(), response.headers(), payload)));
+  }
+
+  /** What the role may be asked twice with no second effect: an idempotent method, or a write with its Idempotency-Key. */
+  private static boolean repetible(HttpMethod method, MultiMap headers) {
+    return method == HttpMethod.GET || method == HttpMethod.HEAD || method == HttpMethod.PUT || method == HttpMethod.DELETE
+      || headers.contains("Idempotency-Key");
+  }
+
+  /**
+   * The role closed or reset the connection under the request (a pooled connection it was closing as idle): the
+   * request is asked once more, on a new connection. A timeout or a refused connection is not retried.
+   */
+  private static boolean cerradaPorElOtro(Throwable err) {
+    return err instanceof HttpClosedException || (err instanceof IOException && !(err instanceof ConnectException));
   }
 }

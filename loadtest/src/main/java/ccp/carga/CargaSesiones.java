@@ -68,8 +68,8 @@ public final class CargaSesiones implements Callable<Integer> {
     String[] bearers = new String[vendedores];
     Buffer[] homes = new Buffer[vendedores];
     for (int i = 0; i < vendedores; i++) {
-      bearers[i] = "Bearer " + minter.mint(vendedor(i), "VENDEDOR");
-      homes[i] = new JsonObject().put("huella", "casa-" + vendedor(i)).toBuffer();
+      bearers[i] = "Bearer " + minter.mint(Dispositivos.vendedor(i), "VENDEDOR");
+      homes[i] = new JsonObject().put("huella", Dispositivos.casa(Dispositivos.vendedor(i))).toBuffer();
     }
     RequestOptions open = new RequestOptions().setMethod(HttpMethod.POST).setHost(sessions.getHost()).setPort(sessions.getPort())
       .setURI("/v1/sesiones").putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
@@ -93,26 +93,8 @@ public final class CargaSesiones implements Callable<Integer> {
   /** The security area registers each vendedor's own device, as a SEGURIDAD person; before {@link #shots} run. */
   static Future<Void> registerDevices(Corrida corrida, URI seguridad) {
     String area = "Bearer " + corrida.minter().mint("seguridad-1", "SEGURIDAD");
-    return registerDevices(corrida.web(), seguridad, area, corrida.opciones().vendedores, corrida.opciones().connections);
-  }
-
-  /** The security area registers each vendedor's own device first, so that only the deliberate strangers raise alerts. */
-  private static Future<Void> registerDevices(WebClient web, URI seguridad, String area, int vendedores, int batch) {
-    Future<Void> chain = Future.succeededFuture();
-    for (int from = 0; from < vendedores; from += batch) {
-      int start = from;
-      chain = chain.compose(x -> {
-        List<Future<?>> puts = new ArrayList<>();
-        for (int i = start; i < Math.min(vendedores, start + batch); i++) {
-          puts.add(web.putAbs(seguridad + "/v1/dispositivos/" + vendedor(i))
-            .putHeader("Authorization", area)
-            .sendJsonObject(new JsonObject().put("huella", "casa-" + vendedor(i)))
-            .compose(r -> r.statusCode() == 200 ? Future.succeededFuture() : Future.failedFuture("device registration answered " + r.statusCode())));
-        }
-        return Future.all(puts).mapEmpty();
-      });
-    }
-    return chain;
+    return new Dispositivos(corrida.vertx(), corrida.web())
+      .registrar(seguridad, area, corrida.opciones().vendedores, corrida.opciones().connections);
   }
 
   private String render(OpenLoad.Result r, Corrida.Scrape scrapedBefore, Corrida.Scrape scrapedAfter) {
@@ -131,9 +113,5 @@ public final class CargaSesiones implements Callable<Integer> {
       rate, carga.duration, sesiones.unknown * 100, carga.vendedores, r.sent(), r.ok(), r.sent() - r.ok(), r.failures(), r.perSecond(), r.latency(),
       r.refused(), r.timeouts(), OpenLoad.TIMEOUT_MS / 1000, r.okByTag().getOrDefault(UNKNOWN_DEVICE, 0L), after.countSince(before), after.describeSince(before),
       scrapedAfter.cpu().since(scrapedBefore.cpu()).perRequest(r.ok(), "session"));
-  }
-
-  private static String vendedor(int i) {
-    return "vendedor-" + (i + 1);
   }
 }

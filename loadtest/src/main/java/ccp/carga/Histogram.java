@@ -59,7 +59,11 @@ public record Histogram(long count, double max, TreeMap<Double, Long> buckets) {
       if (cumulative >= rank) {
         if (bucket.getKey().isInfinite()) return Double.POSITIVE_INFINITY;
         long inBucket = cumulative - lowerCount;
-        return 1000 * (lowerBound + (bucket.getKey() - lowerBound) * (inBucket == 0 ? 1 : (rank - lowerCount) / inBucket));
+        double interpolated = lowerBound + (bucket.getKey() - lowerBound) * (inBucket == 0 ? 1 : (rank - lowerCount) / inBucket);
+        // In the top bucket the run reached, the largest observation bounds every quantile: interpolating as if the
+        // bucket were filled evenly up to its bound would report a p99 above the maximum.
+        boolean top = cumulative == total && max >= lowerBound;
+        return 1000 * (top ? Math.min(interpolated, max) : interpolated);
       }
       lowerBound = bucket.getKey();
       lowerCount = cumulative;

@@ -1,33 +1,37 @@
 package ccp.loadtest;
 
 import ccp.carga.ActoresCarga;
+import ccp.carga.Dispositivos;
 import ccp.platform.config.Settings;
+import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.CheckBuilder;
 import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Session;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
+import io.gatling.javaapi.http.HttpRequestActionBuilder;
+import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.WebClient;
 
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 import static io.gatling.javaapi.core.CoreDsl.StringBody;
+import static io.gatling.javaapi.core.CoreDsl.exec;
+import static io.gatling.javaapi.core.CoreDsl.pause;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static io.gatling.javaapi.http.HttpDsl.header;
 import static io.gatling.javaapi.http.HttpDsl.http;
 import static io.gatling.javaapi.http.HttpDsl.status;
 
@@ -45,6 +49,8 @@ final class Scenarios {
   static final int P99_MILLIS = 200;
 
   private static final int BODIES = 128;
+  /** Times a virtual user asks again a request refused with 503 before it counts as failed. */
+  private static final int REINTENTOS = 3;
 
   final LoadParameters parameters;
   private final DevTokens tokens;
@@ -93,8 +99,8 @@ final class Scenarios {
       return Map.<String, Object>of("bearer", bearers[i], "cuerpo", "{\"huella\":\"" + huella + "\"}", "desconocido", desconocido);
     }).iterator();
     return scenario("sesiones").feed(feeder)
-      .exec(http(ABRIR_SESION).post("/v1/sesiones").header("Authorization", "#{bearer}").body(StringBody("#{cuerpo}"))
-        .check(answered()))
+      .exec(conReintentos(nombre -> http(nombre).post("/v1/sesiones").header("Authorization", "#{bearer}").body(StringBody("#{cuerpo}")),
+        ABRIR_SESION))
       .exec(session -> {
         if (created(session) && session.getBoolean("desconocido")) desconocidas.increment();
         return session;
@@ -130,17 +136,32 @@ final class Scenarios {
       return Map.<String, Object>of("bearer", bearer, "cuerpo", cuerpos[(int) (n % BODIES)], "impropio", impropio);
     }).iterator();
     return scenario("pedidos").feed(feeder)
-      .exec(http(CREAR_PEDIDO).post("/v1/pedidos").header("Authorization", "#{bearer}").body(StringBody("#{cuerpo}"))
-        .check(answered()))
+      .exec(conReintentos(nombre -> http(nombre).post("/v1/pedidos").header("Authorization", "#{bearer}").body(StringBody("#{cuerpo}")),
+        CREAR_PEDIDO))
       .exec(session -> {
         if (created(session) && session.getBoolean("impropio")) impropias.increment();
         return session;
       });
   }
 
-  /** 201, or with {@link #refusalsExpected} also 503; the status kept in the session. */
-  private CheckBuilder.Final answered() {
-    return (refusalsExpected ? status().in(201, 503) : status().is(201)).saveAs("estado");
+  /**
+   * The App's request as a phone makes it: a 503 is asked again after its {@code Retry-After} (bounded), each retry
+   * reported apart as "&lt;name&gt; (reintento tras 503)", and only the last allowed one fails on a 503. With
+   * {@link #refusalsExpected} the refusals are what the run measures: a 503 is an answer, not asked again.
+   */
+  private ChainBuilder conReintentos(Function<String, HttpRequestActionBuilder> request, String nombre) {
+    if (refusalsExpected) return exec(request.apply(nombre).check(status().in(201, 503).saveAs("estado")));
+    String reintento = nombre + " (reintento tras 503)";
+    return exec(request.apply(nombre).check(status().in(201, 503).saveAs("estado"), retryAfter()))
+      .asLongAs(session -> session.getInt("estado") == 503, "reintento").on(
+        pause(session -> Duration.ofSeconds(Dispositivos.retryAfterSeconds(session.getString("retryAfter"))))
+          .doIfOrElse(session -> session.getInt("reintento") < REINTENTOS - 1)
+          .then(exec(request.apply(reintento).check(status().in(201, 503).saveAs("estado"), retryAfter())))
+          .orElse(exec(request.apply(reintento).check(status().is(201).saveAs("estado"))).exitHereIfFailed()));
+  }
+
+  private static CheckBuilder.Final retryAfter() {
+    return header("Retry-After").optional().saveAs("retryAfter");
   }
 
   /** A 201: only a created session or order leaves an ASR record behind. */
@@ -158,33 +179,28 @@ final class Scenarios {
 
   /**
    * Before the load: the security area registers each vendedor's own device, so that only the deliberate strangers
-   * raise alerts (a vendedor's first session would otherwise register whatever device it came from).
+   * raise alerts (a vendedor's first session would otherwise register whatever device it came from); the drivers'
+   * set-up ({@link Dispositivos}), 503s asked again after their Retry-After.
    */
   void registrarDispositivos() {
-    HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
-    String area = tokens.bearer("seguridad-1", "SEGURIDAD");
-    String base = parameters.baseUrls().get(0);
-    for (int from = 0; from < bearers.length; from += 64) {
-      List<CompletableFuture<HttpResponse<String>>> puts = new ArrayList<>();
-      for (int i = from; i < Math.min(bearers.length, from + 64); i++) {
-        puts.add(client.sendAsync(HttpRequest.newBuilder(URI.create(base + "/v1/dispositivos/" + vendedor(i)))
-          .timeout(Duration.ofSeconds(30)).header("Authorization", area).header("Content-Type", "application/json")
-          .PUT(HttpRequest.BodyPublishers.ofString("{\"huella\":\"" + casa(i) + "\"}")).build(), HttpResponse.BodyHandlers.ofString()));
-      }
-      for (CompletableFuture<HttpResponse<String>> put : puts) {
-        HttpResponse<String> response = put.join();
-        if (response.statusCode() != 200) {
-          throw new IllegalStateException("registering a device answered " + response.statusCode() + ": " + response.body());
-        }
-      }
+    Vertx vertx = Vertx.vertx();
+    try {
+      Dispositivos dispositivos = new Dispositivos(vertx, WebClient.create(vertx));
+      dispositivos.registrar(URI.create(parameters.baseUrls().get(0)), tokens.bearer("seguridad-1", "SEGURIDAD"), bearers.length, 64)
+        .await(5, TimeUnit.MINUTES);
+      System.out.println("Set-up: " + bearers.length + " devices registered, " + dispositivos.retries() + " requests asked again after a 503");
+    } catch (Exception e) {
+      throw new IllegalStateException("the set-up could not register the vendedores' devices: " + e.getMessage(), e);
+    } finally {
+      vertx.close().await();
     }
   }
 
   private static String vendedor(int i) {
-    return "vendedor-" + (i + 1);
+    return Dispositivos.vendedor(i);
   }
 
   private static String casa(int i) {
-    return "casa-" + vendedor(i);
+    return Dispositivos.casa(vendedor(i));
   }
 }

@@ -68,6 +68,7 @@ public final class Settings {
     integer("http.admission-max-limit", 1, 100_000);
     integer("http.admission-target-ms", 1, 60_000);
     integer("http.admission-delay-ms", 0, 10_000);
+    integer("http.admission-admin-limit", 1, 100_000);
     integer("health.event-loop-deadline-ms", 100, 600_000);
     integer("management.port", 0, 65535);
     integer("gateway.port", 0, 65535);

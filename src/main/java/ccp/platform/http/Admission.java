@@ -31,6 +31,11 @@ import java.util.concurrent.TimeUnit;
  * verticle) has its own limiters, confined to its event loop: the library's sample update takes a monitor (its
  * {@code AbstractLimit.onSample} is synchronized) that no other thread ever contends for.
  * <p>
+ * The security area's own changes (registering devices, lifting revocations, managing Shared Signals streams) are a
+ * class apart, with the security paths' priority and a floor of {@code http.admission-admin-limit}: an administrator's
+ * burst is a few hundred requests at most and never what overloads a process, while a limit shrunk by a cold start's
+ * slow first answers would refuse it.
+ * <p>
  * A limit sees a request only once a handler runs it. When the process has more work than its cores (the chain's
  * consumers, the broker, the database share them in one process), requests also wait in the event loop's queue before
  * any handler, where no limit counts them: each verticle therefore also watches its event loop's standing delay
@@ -41,7 +46,7 @@ public final class Admission {
 
   /** The route classes, each with its own limit and the latency past which an answer counts as a sign of overload. */
   enum Clase {
-    SEGURIDAD(2, 4), ESCRITURAS(1, 1), LECTURAS(1, 1);
+    SEGURIDAD(2, 4), ADMINISTRACION(2, 4), ESCRITURAS(1, 1), LECTURAS(1, 1);
 
     /** Times {@code http.admission-target-ms} past which an answer counts as slow. */
     private final int objetivos;
@@ -67,11 +72,12 @@ public final class Admission {
     Map<Clase, Counter> late = new EnumMap<>(Clase.class);
     EventLoopDelay delay = http.admissionDelayMs() > 0 ? EventLoopDelay.start(vertx) : null;
     for (Clase clase : Clase.values()) {
+      int floor = clase == Clase.ADMINISTRACION ? Math.max(http.admissionMin(), http.admissionAdminLimit()) : http.admissionMin();
       limiters.put(clase, SimpleLimiter.newBuilder().named(clase.nombre)
         .limit(AIMDLimit.newBuilder()
-          .initialLimit(http.admissionInitial())
-          .minLimit(http.admissionMin())
-          .maxLimit(http.admissionMax())
+          .initialLimit(Math.max(floor, http.admissionInitial()))
+          .minLimit(floor)
+          .maxLimit(Math.max(floor, http.admissionMax()))
           .timeout((long) clase.objetivos * http.admissionTargetMs(), TimeUnit.MILLISECONDS)
           .backoffRatio(0.9)
           .build())
@@ -122,11 +128,16 @@ public final class Admission {
 
   static Clase clase(RoutingContext ctx) {
     String path = ctx.request().path();
+    HttpMethod method = ctx.request().method();
+    if ((method == HttpMethod.PUT && path.startsWith("/v1/dispositivos/"))
+      || (method == HttpMethod.POST && path.startsWith("/v1/revocaciones/") && path.endsWith("/levantamiento"))
+      || (path.startsWith("/v1/ssf/") && !path.startsWith("/v1/ssf/poll"))) {
+      return Clase.ADMINISTRACION;
+    }
     if (path.startsWith("/v1/sesiones") || path.startsWith("/v1/dispositivos") || path.startsWith("/v1/alertas")
       || path.startsWith("/v1/revocaciones") || path.startsWith("/v1/ssf") || path.startsWith("/ssf/")) {
       return Clase.SEGURIDAD;
     }
-    HttpMethod method = ctx.request().method();
     return method == HttpMethod.GET || method == HttpMethod.HEAD ? Clase.LECTURAS : Clase.ESCRITURAS;
   }
 }

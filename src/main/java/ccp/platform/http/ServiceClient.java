@@ -55,7 +55,7 @@ public final class ServiceClient {
   public ServiceClient(Vertx vertx, HttpConfig http, PeerSigner signer) {
     // A consumer may have a thousand records in flight; the default five connections would queue them past the
     // timeout, and each retry would add to the queue.
-    this.client = WebClient.create(vertx, new WebClientOptions().setKeepAlive(true),
+    this.client = WebClient.create(vertx, new WebClientOptions().setKeepAlive(true).setKeepAliveTimeout(http.clientKeepAliveSeconds()),
       new PoolOptions().setHttp1MaxSize(http.clientPoolSize()));
     this.signer = signer;
     this.timeoutMs = http.clientTimeoutMs();

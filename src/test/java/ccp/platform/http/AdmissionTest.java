@@ -140,6 +140,39 @@ class AdmissionTest {
       .until(() -> send(port[0], HttpMethod.POST, "/v1/pedidos").await(10, TimeUnit.SECONDS).status() == 200);
   }
 
+  @Test
+  @DisplayName("an administrator's bursts of 64 device registrations are all admitted, even when every answer counts as slow, while sessions' limit shrinks")
+  void anAdministratorsBurstIsAdmitted() throws Exception {
+    // Every answer takes 20 ms against a 1 ms target, as a cold start's first answers do: each shrinks its class's limit.
+    HttpConfig http = HttpConfig.from(SharedInfra.defaults().with(Map.of("http.admission-target-ms", 1)));
+    int[] port = new int[1];
+    vertx.deployVerticle(new VerticleBase() {
+      @Override
+      public Future<?> start() {
+        Router router = ApiRouter.create(vertx, http);
+        router.route("/v1/*").handler(Admission.handler(vertx, http, registry));
+        router.route("/v1/*").handler(ctx -> vertx.setTimer(20, t -> ctx.response().end("{}")));
+        return vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").onSuccess(s -> port[0] = s.actualPort());
+      }
+    }).await(10, TimeUnit.SECONDS);
+
+    for (int burst = 0; burst < 4; burst++) {
+      List<Future<Respuesta>> puts = new ArrayList<>();
+      for (int i = 0; i < 64; i++) puts.add(send(port[0], HttpMethod.PUT, "/v1/dispositivos/vendedor-" + i));
+      for (Future<Respuesta> put : puts) assertThat(put.await(10, TimeUnit.SECONDS).status()).as("burst " + burst).isEqualTo(200);
+    }
+    assertThat(registry.get("http_admission_refused").tag("class", "administracion").tag("reason", "limit").counter().count()).isZero();
+
+    // The same bursts of sessions: their limit has shrunk to the floor of 16, so most of a later burst is refused.
+    List<Integer> sesiones = new ArrayList<>();
+    for (int burst = 0; burst < 4; burst++) {
+      List<Future<Respuesta>> posts = new ArrayList<>();
+      for (int i = 0; i < 64; i++) posts.add(send(port[0], HttpMethod.POST, "/v1/sesiones"));
+      for (Future<Respuesta> post : posts) sesiones.add(post.await(10, TimeUnit.SECONDS).status());
+    }
+    assertThat(sesiones).contains(503);
+  }
+
   private static void spin(long ms) {
     long until = System.nanoTime() + ms * 1_000_000;
     while (System.nanoTime() < until) Thread.onSpinWait();
