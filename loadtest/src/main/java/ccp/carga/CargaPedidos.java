@@ -15,6 +15,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.net.URI;
+import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -48,7 +49,7 @@ public final class CargaPedidos implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Settings settings = carga.settings();
-    URI target = pedidos.gateway(settings);
+    List<URI> target = pedidos.gateway(settings);
     String consultas = "consulta-carga-" + UUID.randomUUID().toString().substring(0, 8) + "-";
     int reserva = ActoresCarga.reserva(rate, carga.duration, pedidos.improper);
     ActoresCarga.registrar(settings, consultas, reserva);
@@ -56,7 +57,7 @@ public final class CargaPedidos implements Callable<Integer> {
   }
 
   /** Tokens and bodies first; the load then waits until every improper write of this run was reacted to and notified. */
-  private Supplier<Future<String>> prepare(Corrida corrida, URI target, String consultas, int reserva) {
+  private Supplier<Future<String>> prepare(Corrida corrida, List<URI> target, String consultas, int reserva) {
     OpenLoad load = corrida.load(rate, shots(corrida.minter(), target, carga.vendedores, pedidos.improper, consultas, reserva));
     return () -> corrida.scrape().compose(before -> load.run().compose(result ->
       corrida.awaitCount("asr2_seconds", before, improperExpected(result)).map(after -> render(result, before, after))));
@@ -64,9 +65,10 @@ public final class CargaPedidos implements Callable<Integer> {
 
   /**
    * Flow B's entry: an order of each vendedor in turn, or with probability {@code improper} by the next of the run's
-   * {@code reserva} read-only actors {@code consultas0…} (tagged {@link #IMPROPER}: each one a reaction).
+   * {@code reserva} read-only actors {@code consultas0…} (tagged {@link #IMPROPER}: each one a reaction); spread over
+   * the {@code targets} round-robin.
    */
-  static Supplier<OpenLoad.Shot> shots(DevIssuer minter, URI target, int vendedores, double improper, String consultas,
+  static Supplier<OpenLoad.Shot> shots(DevIssuer minter, List<URI> targets, int vendedores, double improper, String consultas,
                                        int reserva) {
     String[] bearers = new String[vendedores];
     for (int i = 0; i < vendedores; i++) bearers[i] = "Bearer " + minter.mint("vendedor-" + (i + 1), "VENDEDOR");
@@ -79,15 +81,14 @@ public final class CargaPedidos implements Callable<Integer> {
         .add(new JsonObject().put("producto", "P-" + (i % 16)).put("cantidad", 1 + i % 5))
         .add(new JsonObject().put("producto", "P-" + (16 + i % 7)).put("cantidad", 1))).toBuffer();
     }
-    RequestOptions create = new RequestOptions().setMethod(HttpMethod.POST).setHost(target.getHost()).setPort(target.getPort())
-      .setURI("/v1/pedidos").putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+    List<RequestOptions> create = OpenLoad.toEach(targets, HttpMethod.POST, "/v1/pedidos");
     long[] next = {0};
     int[] usadas = {0};
     return () -> {
       long n = next[0]++;
       boolean bad = usadas[0] < reserva && ThreadLocalRandom.current().nextDouble() < improper;
       String bearer = bad ? impropios[usadas[0]++] : bearers[(int) (n % vendedores)];
-      return new OpenLoad.Shot(new RequestOptions(create).putHeader(HttpHeaders.AUTHORIZATION, bearer),
+      return new OpenLoad.Shot(new RequestOptions(create.get((int) (n % create.size()))).putHeader(HttpHeaders.AUTHORIZATION, bearer),
         bodies[(int) (n % BODIES)], 201, bad ? IMPROPER : null);
     };
   }

@@ -45,13 +45,13 @@ public final class CargaSesiones implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Settings settings = carga.settings();
-    URI sessions = sesiones.gestor(settings);
+    List<URI> sessions = sesiones.gestor(settings);
     URI devices = sesiones.seguridad(settings);
     return carga.run(settings, corrida -> prepare(corrida, sessions, devices));
   }
 
   /** Tokens and bodies first; the load then waits until the system has notified every alert it caused. */
-  private Supplier<Future<String>> prepare(Corrida corrida, URI sessions, URI devices) {
+  private Supplier<Future<String>> prepare(Corrida corrida, List<URI> sessions, URI devices) {
     OpenLoad load = corrida.load(rate, shots(corrida.minter(), sessions, carga.vendedores, sesiones.unknown));
     return () -> registerDevices(corrida, devices)
       .compose(registered -> corrida.scrape())
@@ -62,25 +62,26 @@ public final class CargaSesiones implements Callable<Integer> {
 
   /**
    * Flow A's requests: a session of each vendedor in turn, from its own device, or with probability {@code unknown}
-   * from a device never seen (tagged {@link #UNKNOWN_DEVICE}: each one an alert). Tokens and bodies are made here, once.
+   * from a device never seen (tagged {@link #UNKNOWN_DEVICE}: each one an alert), spread over the {@code targets}
+   * round-robin. Tokens and bodies are made here, once.
    */
-  static Supplier<OpenLoad.Shot> shots(DevIssuer minter, URI sessions, int vendedores, double unknown) {
+  static Supplier<OpenLoad.Shot> shots(DevIssuer minter, List<URI> targets, int vendedores, double unknown) {
     String[] bearers = new String[vendedores];
     Buffer[] homes = new Buffer[vendedores];
     for (int i = 0; i < vendedores; i++) {
       bearers[i] = "Bearer " + minter.mint(Dispositivos.vendedor(i), "VENDEDOR");
       homes[i] = new JsonObject().put("huella", Dispositivos.casa(Dispositivos.vendedor(i))).toBuffer();
     }
-    RequestOptions open = new RequestOptions().setMethod(HttpMethod.POST).setHost(sessions.getHost()).setPort(sessions.getPort())
-      .setURI("/v1/sesiones").putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+    List<RequestOptions> open = OpenLoad.toEach(targets, HttpMethod.POST, "/v1/sesiones");
     long[] next = {0};
     return () -> {
-      int i = (int) (next[0]++ % vendedores);
+      long n = next[0]++;
+      int i = (int) (n % vendedores);
       boolean stranger = ThreadLocalRandom.current().nextDouble() < unknown;
       Buffer body = stranger
         ? Buffer.buffer("{\"huella\":\"desconocido-" + Long.toHexString(ThreadLocalRandom.current().nextLong()) + "\"}")
         : homes[i];
-      return new OpenLoad.Shot(new RequestOptions(open).putHeader(HttpHeaders.AUTHORIZATION, bearers[i]), body, 201,
+      return new OpenLoad.Shot(new RequestOptions(open.get((int) (n % open.size()))).putHeader(HttpHeaders.AUTHORIZATION, bearers[i]), body, 201,
         stranger ? UNKNOWN_DEVICE : null);
     };
   }

@@ -85,9 +85,9 @@ public final class CargaSobrecarga implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Settings settings = carga.settings();
-    URI sessions = opcionesSesiones.gestor(settings);
+    List<URI> sessions = opcionesSesiones.gestor(settings);
     URI devices = opcionesSesiones.seguridad(settings);
-    URI orders = opcionesPedidos.gateway(settings);
+    List<URI> orders = opcionesPedidos.gateway(settings);
     String run = "consulta-sobrecarga-" + UUID.randomUUID().toString().substring(0, 8) + "-";
     int lanes = lanes(pedidos);
     int reserva = ActoresCarga.reserva(pedidos * factor / lanes, carga.duration + recovery, opcionesPedidos.improper);
@@ -96,7 +96,8 @@ public final class CargaSobrecarga implements Callable<Integer> {
       carga.duration + recovery + 120L);
   }
 
-  private Supplier<Future<String>> prepare(Corrida corrida, URI sessions, URI devices, URI orders, String run, int reserva) {
+  private Supplier<Future<String>> prepare(Corrida corrida, List<URI> sessions, URI devices, List<URI> orders, String run,
+                                           int reserva) {
     List<OpenLoad> sesionesLoads = new ArrayList<>();
     int sesionesLanes = lanes(sesiones);
     for (int lane = 0; lane < sesionesLanes; lane++) {

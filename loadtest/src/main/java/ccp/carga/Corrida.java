@@ -18,7 +18,7 @@ import java.util.function.Supplier;
  * What one load run works with: its Vert.x, a token minter, a client for set-up and scrapes, the system's histograms,
  * and where the embedded PostgreSQL of the data directory says its pid ({@code postmasterPid}, for {@link Cpu}).
  */
-record Corrida(Vertx vertx, DevIssuer minter, WebClient web, URI metrics, Path postmasterPid, OpcionesCarga opciones) {
+record Corrida(Vertx vertx, DevIssuer minter, WebClient web, List<URI> metrics, Path postmasterPid, OpcionesCarga opciones) {
 
   private static final int CHECKS = 60;
   private static final long CHECK_EVERY_MS = 500;
@@ -65,8 +65,11 @@ record Corrida(Vertx vertx, DevIssuer minter, WebClient web, URI metrics, Path p
     return metricsText().compose(this::withCpu);
   }
 
+  /** Every process's scrape, one after the other: histograms and CPU are summed over them ({@link Histogram}, {@link Cpu}). */
   private Future<String> metricsText() {
-    return web.getAbs(metrics.toString()).send().map(response -> response.bodyAsString());
+    List<Future<String>> scrapes = metrics.stream()
+      .map(uri -> web.getAbs(uri.toString()).send().map(response -> response.bodyAsString())).toList();
+    return Future.all(scrapes).map(all -> String.join("\n", all.<String>list()));
   }
 
   /** The CPU is read from files ({@code /proc}), off the event loop. */

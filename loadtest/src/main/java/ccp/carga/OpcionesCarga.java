@@ -14,6 +14,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.net.URI;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -44,9 +45,10 @@ final class OpcionesCarga {
     description = "HTTP connections to the target, and set-up requests in flight (default: ${DEFAULT-VALUE})")
   int connections;
 
-  @Option(names = "--metrics", paramLabel = "<url>", converter = Converters.HttpUrl.class,
-    description = "the Prometheus text with the ASR histograms (default: http://127.0.0.1:<management.port>/metrics)")
-  URI metrics;
+  @Option(names = "--metrics", paramLabel = "<url>", split = ",", converter = Converters.HttpUrl.class,
+    description = "the Prometheus texts with the ASR histograms and the CPU, comma-separated: every process that records "
+      + "them, summed (default: http://127.0.0.1:<management.port>/metrics)")
+  List<URI> metrics;
 
   @Mixin
   ConfOption conf;
@@ -59,11 +61,11 @@ final class OpcionesCarga {
    * The URL given with {@code option}, else this machine at the configured port. A configured 0 means a port chosen
    * when the system starts, which the driver cannot know.
    */
-  static URI orLocal(URI given, String option, Settings settings, String port, String path) {
-    if (given != null) return given;
+  static List<URI> orLocal(List<URI> given, String option, Settings settings, String port, String path) {
+    if (given != null && !given.isEmpty()) return given;
     int configured = settings.integer(port);
     if (configured == 0) throw new ConfigException(option + " is needed: " + port + " is 0 (a port chosen at start-up)");
-    return URI.create("http://127.0.0.1:" + configured + path);
+    return List.of(URI.create("http://127.0.0.1:" + configured + path));
   }
 
   /** Runs {@code carga} to the end and prints its report; a bad configuration fails before anything is sent. */
@@ -73,7 +75,7 @@ final class OpcionesCarga {
 
   /** The same, for a load that lasts longer than {@code --duration}: its report awaited {@code waitSeconds} at most. */
   int run(Settings settings, Carga carga, long waitSeconds) {
-    URI scraped = orLocal(metrics, "--metrics", settings, "management.port", "/metrics");
+    List<URI> scraped = orLocal(metrics, "--metrics", settings, "management.port", "/metrics");
     // The driver shares the machine's cores with the system: the epoll transport spends fewer of them on each request.
     Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(settings.flag("vertx.native-transport")));
     try {

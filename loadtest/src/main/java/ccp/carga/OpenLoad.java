@@ -5,8 +5,11 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 
+import java.net.URI;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -267,5 +270,11 @@ final class OpenLoad {
     long[] sorted = micros.clone();
     Arrays.sort(sorted);
     return sorted[Math.max(0, Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1))];
+  }
+
+  /** One request's options for each target ({@code http://host:port}), JSON, the same method and path. */
+  static List<RequestOptions> toEach(List<URI> targets, HttpMethod method, String path) {
+    return targets.stream().map(target -> new RequestOptions().setMethod(method).setHost(target.getHost())
+      .setPort(target.getPort()).setURI(path).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")).toList();
   }
 }
