@@ -2,21 +2,13 @@ package ccp.embedded;
 
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
-import kafka.tools.StorageTool;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.metadata.FeatureLevelRecord;
-import org.apache.kafka.common.metadata.UserScramCredentialRecord;
-import org.apache.kafka.common.security.scram.ScramCredential;
-import org.apache.kafka.common.security.scram.internals.ScramFormatter;
-import org.apache.kafka.common.security.scram.internals.ScramMechanism;
 import org.apache.kafka.common.utils.Exit;
 import org.apache.kafka.common.utils.Time;
-import org.apache.kafka.metadata.bootstrap.BootstrapMetadata;
-import org.apache.kafka.server.common.ApiMessageAndVersion;
+import org.apache.kafka.metadata.storage.Formatter;
 import org.apache.kafka.server.common.MetadataVersion;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import scala.jdk.javaapi.CollectionConverters;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -24,8 +16,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,9 +36,13 @@ public final class EmbeddedKafka implements AutoCloseable {
   /** The super user, whose password the caller chooses. */
   public static final String ADMIN = "admin";
 
+  /** The metadata version a new directory is formatted with: the newest this Kafka runs in production. */
+  public static final MetadataVersion METADATA_VERSION = MetadataVersion.latestProduction();
+
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafka.class);
-  private static final ScramMechanism SCRAM = ScramMechanism.SCRAM_SHA_512;
+  private static final String SCRAM = "SCRAM-SHA-512";
   private static final int SCRAM_ITERATIONS = 4096;
+  private static final String CONTROLLER = "CONTROLLER";
 
   private final KafkaRaftServer server;
   private final int port;
@@ -74,13 +68,13 @@ public final class EmbeddedKafka implements AutoCloseable {
     p.put("process.roles", "broker,controller");
     p.put("node.id", "1");
     p.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
-    p.put("listeners", "CLIENT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+    p.put("listeners", "CLIENT://127.0.0.1:" + brokerPort + "," + CONTROLLER + "://127.0.0.1:" + controllerPort);
     p.put("advertised.listeners", "CLIENT://127.0.0.1:" + brokerPort);
-    p.put("controller.listener.names", "CONTROLLER");
-    p.put("listener.security.protocol.map", "CLIENT:SASL_PLAINTEXT,CONTROLLER:SASL_PLAINTEXT");
+    p.put("controller.listener.names", CONTROLLER);
+    p.put("listener.security.protocol.map", "CLIENT:SASL_PLAINTEXT," + CONTROLLER + ":SASL_PLAINTEXT");
     p.put("inter.broker.listener.name", "CLIENT");
-    p.put("sasl.enabled.mechanisms", SCRAM.mechanismName());
-    p.put("sasl.mechanism.inter.broker.protocol", SCRAM.mechanismName());
+    p.put("sasl.enabled.mechanisms", SCRAM);
+    p.put("sasl.mechanism.inter.broker.protocol", SCRAM);
     p.put("listener.name.client.scram-sha-512.sasl.jaas.config",
       "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + ADMIN + "\" password=\"" + adminPassword + "\";");
     p.put("listener.name.controller.sasl.enabled.mechanisms", "PLAIN");
@@ -116,32 +110,26 @@ public final class EmbeddedKafka implements AutoCloseable {
     return new EmbeddedKafka(server, brokerPort);
   }
 
+  /** Writes the cluster's metadata at this Kafka's newest production metadata version, with the SCRAM users in it. */
   private static void format(Path dir, KafkaConfig config, Map<String, String> users) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    MetadataVersion version = MetadataVersion.latestProduction();
-    List<ApiMessageAndVersion> records = new ArrayList<>();
-    records.add(new ApiMessageAndVersion(new FeatureLevelRecord()
-      .setName(MetadataVersion.FEATURE_NAME).setFeatureLevel(version.featureLevel()), (short) 0));
-    users.forEach((name, password) -> records.add(new ApiMessageAndVersion(scramRecord(name, password), (short) 0)));
-    int rc = StorageTool.formatCommand(
-      new PrintStream(out, true, StandardCharsets.UTF_8),
-      CollectionConverters.asScala(List.of(dir.toAbsolutePath().toString())).toSeq(),
-      StorageTool.buildMetadataProperties(Uuid.randomUuid().toString(), config),
-      BootstrapMetadata.fromRecords(records, "embedded"),
-      version,
-      true);
-    if (rc != 0) {
-      throw new IllegalStateException("cannot format Kafka storage in " + dir + ": " + out.toString(StandardCharsets.UTF_8));
-    }
-  }
-
-  private static UserScramCredentialRecord scramRecord(String name, String password) {
+    List<String> scram = users.entrySet().stream()
+      .map(user -> SCRAM + "=[name=" + user.getKey() + ",password=" + user.getValue() + ",iterations=" + SCRAM_ITERATIONS + "]")
+      .toList();
     try {
-      ScramCredential credential = new ScramFormatter(SCRAM).generateCredential(password, SCRAM_ITERATIONS);
-      return new UserScramCredentialRecord().setName(name).setMechanism(SCRAM.type()).setSalt(credential.salt())
-        .setStoredKey(credential.storedKey()).setServerKey(credential.serverKey()).setIterations(credential.iterations());
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("this JVM has no " + SCRAM.hashAlgorithm(), e);
+      new Formatter()
+        .setPrintStream(new PrintStream(out, true, StandardCharsets.UTF_8))
+        .setNodeId(config.nodeId())
+        .setClusterId(Uuid.randomUuid().toString())
+        .setControllerListenerName(CONTROLLER)
+        .setMetadataLogDirectory(config.metadataLogDir())
+        .addDirectory(dir.toAbsolutePath().toString())
+        .setReleaseVersion(METADATA_VERSION)
+        .setScramArguments(scram)
+        .run();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot format Kafka storage in " + dir + ": " + e.getMessage() + " "
+        + out.toString(StandardCharsets.UTF_8), e);
     }
   }
 

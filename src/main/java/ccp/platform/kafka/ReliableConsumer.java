@@ -260,10 +260,11 @@ public final class ReliableConsumer {
       List<Future<Long>> behind = new ArrayList<>();
       ends.forEach((tp, end) -> {
         Progress p = progress.get(tp);
-        long done = p == null ? -1 : Math.max(p.committable, p.committed);
-        // Nothing handled since the assignment: the group's committed offset is where it stands.
+        long done = p == null ? -1 : p.standing();
+        // Nothing fetched since the assignment: the client's position is still the group's committed offset. (Not
+        // committed(tp): the Vert.x 5.0 client calls a method of Kafka's consumer that Kafka 4 removed.)
         behind.add(done >= 0 ? Future.succeededFuture(Math.max(0, end - done))
-          : consumer.committed(tp).map(o -> Math.max(0, end - (o == null ? 0 : o.getOffset()))));
+          : consumer.position(tp).map(position -> Math.max(0, end - position)));
       });
       return Future.all(behind).map(all -> behind.stream().mapToLong(Future::result).sum());
     }).onSuccess(total -> lag = total)
@@ -538,6 +539,16 @@ public final class ReliableConsumer {
       Slot slot = new Slot(offset);
       pending.addLast(slot);
       return slot;
+    }
+
+    /**
+     * Where the group stands: past what is handled, else at the first record fetched since the assignment (fetching
+     * starts at the committed offset); -1 when nothing was fetched yet.
+     */
+    long standing() {
+      long handled = Math.max(committable, committed);
+      if (handled >= 0) return handled;
+      return pending.isEmpty() ? -1 : pending.peekFirst().offset;
     }
 
     /** Answers how many records this made committable (0 while an earlier one is unfinished). */

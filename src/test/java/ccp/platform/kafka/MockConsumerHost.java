@@ -108,6 +108,12 @@ final class MockConsumerHost implements AutoCloseable {
     return this;
   }
 
+  /** The group gives this member {@code partition}, where it had committed {@code offset} before. */
+  MockConsumerHost assignCommitted(int partition, long offset) {
+    host.mock.commitSync(Map.of(partition(partition), new OffsetAndMetadata(offset)));
+    return assign(partition);
+  }
+
   /** Offers records ({@code key, value} per offset from {@code firstOffset}) to the consumer, all in one poll. */
   void offer(int partition, long firstOffset, String... keysAndValues) {
     host.mock.schedulePollTask(() -> {

@@ -90,6 +90,20 @@ class ReliableConsumerTest {
   }
 
   @Test
+  @DisplayName("its lag gauge counts from the group's committed offset before the member has fetched anything")
+  void lagCountsFromTheCommittedOffsetBeforeAnyFetch() {
+    consumer = MockConsumerHost.start(vertx, TOPIC, MockConsumerHost.kafka(10, 2), null, held, r -> true).assignCommitted(0, 4);
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    consumer.lagOn(registry, Map.of(0, 10L));
+
+    await("10 in the log, 4 committed by the group").atMost(Duration.ofSeconds(15))
+      .until(() -> registry.find("kafka_consumer_lag").gauge() != null && registry.get("kafka_consumer_lag").gauge().value() == 6);
+    consumer.endOffsets(Map.of(0, 30L));
+    await("the log grows, nothing fetched").atMost(Duration.ofSeconds(15))
+      .until(() -> registry.get("kafka_consumer_lag").gauge().value() == 26);
+  }
+
+  @Test
   @DisplayName("stopping commits what is handled up to the first unfinished record, and no further")
   void stopCommitsTheContiguousPart() {
     consumer = MockConsumerHost.start(vertx, TOPIC, MockConsumerHost.kafka(60_000, 100), null, held, r -> true).assign(0);
