@@ -92,11 +92,11 @@ public final class CargaSobrecarga implements Callable<Integer> {
     int lanes = lanes(pedidos);
     int reserva = ActoresCarga.reserva(pedidos * factor / lanes, carga.duration + recovery, opcionesPedidos.improper);
     for (int lane = 0; lane < lanes; lane++) ActoresCarga.registrar(settings, run + lane + "-", reserva);
-    return carga.run(settings, corrida -> prepare(corrida, sessions, devices, orders, run, reserva),
-      carga.duration + recovery + 120L);
+    carga.run(settings, corrida -> prepare(corrida, sessions, devices, orders, run, reserva), carga.duration + recovery + 120L);
+    return 0;
   }
 
-  private Supplier<Future<String>> prepare(Corrida corrida, List<URI> sessions, URI devices, List<URI> orders, String run,
+  private Supplier<Future<Informe>> prepare(Corrida corrida, List<URI> sessions, URI devices, List<URI> orders, String run,
                                            int reserva) {
     List<OpenLoad> sesionesLoads = new ArrayList<>();
     int sesionesLanes = lanes(sesiones);
@@ -117,7 +117,7 @@ public final class CargaSobrecarga implements Callable<Integer> {
         OpenLoad.Result p = both.resultAt(1);
         return corrida.awaitCount("asr1_seconds", before, CargaSesiones.alertsExpected(s))
           .compose(x -> corrida.awaitCount("asr2_seconds", before, CargaPedidos.improperExpected(p)))
-          .map(after -> render(s, p, before, after));
+          .map(after -> Informe.solo(render(s, p, before, after)));
       }));
   }
 

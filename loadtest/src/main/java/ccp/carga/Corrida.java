@@ -12,13 +12,17 @@ import io.vertx.ext.web.client.WebClient;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.function.Supplier;
 
 /**
  * What one load run works with: its Vert.x, a token minter, a client for set-up and scrapes, the system's histograms,
- * and where the embedded PostgreSQL of the data directory says its pid ({@code postmasterPid}, for {@link Cpu}).
+ * and where the embedded PostgreSQL of the data directory says its pid ({@code postmasterPid}, for {@link Cpu}). The
+ * system's CPU is read from its scrapes, or, for a process that has no metrics (the floor), from {@code /proc} by its
+ * {@code pid}.
  */
-record Corrida(Vertx vertx, DevIssuer minter, WebClient web, List<URI> metrics, Path postmasterPid, OpcionesCarga opciones) {
+record Corrida(Vertx vertx, DevIssuer minter, WebClient web, List<URI> metrics, Path postmasterPid, OptionalLong pid,
+               OpcionesCarga opciones) {
 
   private static final int CHECKS = 60;
   private static final long CHECK_EVERY_MS = 500;
@@ -74,7 +78,8 @@ record Corrida(Vertx vertx, DevIssuer minter, WebClient web, List<URI> metrics, 
 
   /** The CPU is read from files ({@code /proc}), off the event loop. */
   private Future<Scrape> withCpu(String text) {
-    return vertx.executeBlocking(() -> new Scrape(text, Cpu.now(text, postmasterPid)));
+    return vertx.executeBlocking(() -> new Scrape(text,
+      pid.isPresent() ? Cpu.ofProcess(pid.getAsLong(), postmasterPid) : Cpu.now(text, postmasterPid)));
   }
 
   /**
@@ -84,6 +89,26 @@ record Corrida(Vertx vertx, DevIssuer minter, WebClient web, List<URI> metrics, 
    */
   Future<Scrape> awaitCount(String histogram, Scrape before, long expected) {
     return awaitCount(Histogram.parse(before.text(), histogram), histogram, expected, 0);
+  }
+
+  /** How many records of the path's last step the floor at {@code floor} has processed (its warm-up's included). */
+  Future<Long> floorDone(URI floor) {
+    return web.getAbs(floor.toString()).send().map(response -> Long.parseLong(response.bodyAsString().trim()));
+  }
+
+  /**
+   * Asks the floor until it says it has processed {@code expected} records of the path's last step, or 30 s have
+   * passed; completes with the CPU read then.
+   */
+  Future<Scrape> awaitFloor(URI floor, long expected) {
+    return awaitFloor(floor, expected, 0);
+  }
+
+  private Future<Scrape> awaitFloor(URI floor, long expected, int attempt) {
+    return floorDone(floor).otherwise(0L)
+      .compose(done -> done >= expected || attempt >= CHECKS
+        ? withCpu("")
+        : vertx.timer(CHECK_EVERY_MS).compose(x -> awaitFloor(floor, expected, attempt + 1)));
   }
 
   private Future<Scrape> awaitCount(Histogram start, String histogram, long expected, int attempt) {
