@@ -46,6 +46,18 @@ record Corrida(Vertx vertx, DevIssuer minter, WebClient web, List<URI> metrics, 
       new PoolOptions().setHttp1MaxSize(Math.max(1, opciones.connections / lanes))), phases, shots);
   }
 
+  /** The most connections a {@link #fleet} opens: far above what a system within its targets keeps outstanding. */
+  static final int FLEET_MAX = 20_000;
+
+  /**
+   * A load as a fleet of phones sends it: a request that finds no idle connection opens one, so what the system does
+   * not answer piles up at its door, where it can refuse it, not inside this driver.
+   */
+  OpenLoad fleet(List<OpenLoad.Phase> phases, Supplier<OpenLoad.Shot> shots) {
+    return new OpenLoad(vertx, vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
+      new PoolOptions().setHttp1MaxSize(FLEET_MAX)), phases, shots);
+  }
+
   /**
    * Runs {@code load} on an event loop of its own (a verticle's), so that two loads of one run do not share one
    * thread of the driver; completes with its result.

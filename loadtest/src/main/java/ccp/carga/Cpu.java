@@ -13,7 +13,7 @@ import java.util.stream.Stream;
 /**
  * The CPU time spent so far, by who spent it: the scraped system's JVM ({@code process_cpu_time_ns_total}, its embedded
  * broker included), the embedded PostgreSQL when it runs on this machine, and this driver's JVM. Two readings, one
- * before the load and one after its last reaction, give each request's cost in CPU (issue 16 asks for it per session
+ * before the load and one after its last reaction, give each request's cost in CPU (per session
  * and per order), beside the driver's own: the driver shares the cores it measures.
  *
  * @param postgresSeconds empty when no PostgreSQL of this machine's data directory runs (an external server)
