@@ -59,7 +59,7 @@ final class EtapaSuelo extends ConsumidorSuelo {
   }
 
   static Future<?> tabla(SqlClient sql, Paso paso) {
-    return sql.query("CREATE TABLE " + paso.tabla()
+    return sql.query("CREATE TABLE IF NOT EXISTS " + paso.tabla()
       + " (pedido text PRIMARY KEY, valor text NOT NULL, hecha_en timestamptz NOT NULL DEFAULT now())").execute();
   }
 

@@ -22,6 +22,7 @@ import io.vertx.sqlclient.SqlClient;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -102,7 +103,7 @@ public final class Suelo {
     KafkaConfig kafka = kafka(settings);
     SqlClient gestor = PgClients.pipelined(vertx, PgConfig.of(settings, "gestor"));
     SqlClient seguridad = PgClients.pipelined(vertx, PgConfig.of(settings, "seguridad"));
-    return SueloSesiones.tablas(gestor, seguridad, vendedores)
+    return otraVez(() -> SueloSesiones.tablas(gestor, seguridad, vendedores), TRIES)
       .compose(x -> vertx.deployVerticle(() -> new VerificadorSuelo(kafka, seguridad), new DeploymentOptions()))
       .compose(x -> vertx.deployVerticle(() -> new SueloSesiones(kafka, gestor, port), instances()));
   }
@@ -113,12 +114,20 @@ public final class Suelo {
     Future<?> etapas = Future.succeededFuture();
     for (EtapaSuelo.Paso paso : EtapaSuelo.Paso.values()) {
       SqlClient sql = PgClients.pipelined(vertx, PgConfig.of(settings, paso.rol()));
-      etapas = etapas.compose(x -> EtapaSuelo.tabla(sql, paso))
+      etapas = etapas.compose(x -> otraVez(() -> EtapaSuelo.tabla(sql, paso), TRIES))
         .compose(x -> vertx.deployVerticle(() -> new EtapaSuelo(kafka, sql, paso), new DeploymentOptions()));
     }
-    return etapas.compose(x -> SueloPedidos.tablas(pedidos))
+    return etapas.compose(x -> otraVez(() -> SueloPedidos.tablas(pedidos), TRIES))
       .compose(x -> vertx.deployVerticle(() -> new RelevoSuelo(kafka, pedidos), new DeploymentOptions()))
       .compose(x -> vertx.deployVerticle(() -> new SueloPedidos(pedidos, port), instances()));
+  }
+
+  /** Set-up statements are tried this many times: a busy machine may not connect within {@code pg.connect-timeout-ms}. */
+  private static final int TRIES = 5;
+
+  /** {@code step} (idempotent), tried up to {@code left} times. */
+  private static Future<Object> otraVez(Supplier<Future<?>> step, int left) {
+    return step.get().<Object>map(done -> done).recover(err -> left <= 1 ? Future.failedFuture(err) : otraVez(step, left - 1));
   }
 
   /** As many HTTP verticles as the system deploys by default ({@code http.instances} 0). */

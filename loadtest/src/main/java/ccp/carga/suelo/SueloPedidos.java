@@ -47,14 +47,14 @@ final class SueloPedidos extends VerticleBase {
 
   static Future<?> tablas(SqlClient pedidos) {
     return pedidos.query("""
-      CREATE TABLE pedidos.suelo_pedidos (id uuid PRIMARY KEY, actor text NOT NULL, tendero text NOT NULL, lineas jsonb NOT NULL,
+      CREATE TABLE IF NOT EXISTS pedidos.suelo_pedidos (id uuid PRIMARY KEY, actor text NOT NULL, tendero text NOT NULL, lineas jsonb NOT NULL,
         estado text NOT NULL CHECK (estado IN ('REGISTRADO', 'ANULADO')), creado_en timestamptz NOT NULL,
         anulado_en timestamptz, motivo_anulacion text);
-      CREATE INDEX suelo_pedidos_por_actor ON pedidos.suelo_pedidos (actor, creado_en DESC);
-      CREATE TABLE pedidos.suelo_outbox (id bigserial PRIMARY KEY, id_evento uuid NOT NULL UNIQUE, topic text NOT NULL,
+      CREATE INDEX IF NOT EXISTS suelo_pedidos_por_actor ON pedidos.suelo_pedidos (actor, creado_en DESC);
+      CREATE TABLE IF NOT EXISTS pedidos.suelo_outbox (id bigserial PRIMARY KEY, id_evento uuid NOT NULL UNIQUE, topic text NOT NULL,
         clave text NOT NULL, valor text NOT NULL, creado_en timestamptz NOT NULL DEFAULT now(), reclamado_en timestamptz,
         enviado_en timestamptz);
-      CREATE INDEX suelo_outbox_pendientes ON pedidos.suelo_outbox (id) WHERE enviado_en IS NULL""").execute();
+      CREATE INDEX IF NOT EXISTS suelo_outbox_pendientes ON pedidos.suelo_outbox (id) WHERE enviado_en IS NULL""").execute();
   }
 
   @Override

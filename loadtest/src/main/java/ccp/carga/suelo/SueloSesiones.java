@@ -47,13 +47,13 @@ final class SueloSesiones extends VerticleBase {
     List<Tuple> casas = new ArrayList<>();
     for (int i = 0; i < vendedores; i++) casas.add(Tuple.of(Dispositivos.vendedor(i), Dispositivos.casa(Dispositivos.vendedor(i))));
     return gestor.query("""
-        CREATE TABLE gestor.suelo_sesiones (id uuid PRIMARY KEY, actor text NOT NULL, huella text NOT NULL,
+        CREATE TABLE IF NOT EXISTS gestor.suelo_sesiones (id uuid PRIMARY KEY, actor text NOT NULL, huella text NOT NULL,
           abierta_en timestamptz NOT NULL DEFAULT now(), terminada_en timestamptz, motivo_fin text);
-        CREATE INDEX suelo_sesiones_abiertas ON gestor.suelo_sesiones (actor) WHERE terminada_en IS NULL""").execute()
+        CREATE INDEX IF NOT EXISTS suelo_sesiones_abiertas ON gestor.suelo_sesiones (actor) WHERE terminada_en IS NULL""").execute()
       .compose(x -> seguridad.query("""
-        CREATE TABLE seguridad.suelo_registro (vendedor text PRIMARY KEY, huella text NOT NULL,
+        CREATE TABLE IF NOT EXISTS seguridad.suelo_registro (vendedor text PRIMARY KEY, huella text NOT NULL,
           registrado_en timestamptz NOT NULL DEFAULT now())""").execute())
-      .compose(x -> seguridad.preparedQuery("INSERT INTO seguridad.suelo_registro (vendedor, huella) VALUES ($1, $2)").executeBatch(casas));
+      .compose(x -> seguridad.preparedQuery("INSERT INTO seguridad.suelo_registro (vendedor, huella) VALUES ($1, $2) ON CONFLICT DO NOTHING").executeBatch(casas));
   }
 
   @Override
