@@ -43,6 +43,10 @@ public final class CargaPedidos implements Callable<Integer> {
     description = "orders started per second, whatever the answers do (default: ${DEFAULT-VALUE})")
   int rate;
 
+  @Option(names = "--floor", description = "then the same load against the floor, a program that does only an order's I/O "
+    + "through its chain, and the ratio of ours to it (rate, and CPU per order)")
+  boolean floor;
+
   @Mixin
   OpcionesCarga carga = new OpcionesCarga();
 
@@ -53,14 +57,24 @@ public final class CargaPedidos implements Callable<Integer> {
     String consultas = "consulta-carga-" + UUID.randomUUID().toString().substring(0, 8) + "-";
     int reserva = ActoresCarga.reserva(rate, carga.duration, pedidos.improper);
     ActoresCarga.registrar(settings, consultas, reserva);
-    return carga.run(settings, corrida -> prepare(corrida, target, consultas, reserva));
+    Informe nuestro = carga.run(settings, corrida -> prepare(corrida, target, consultas, reserva));
+    if (floor) carga.againstFloor(settings, "pedidos", nuestro, (corrida, suelo) -> prepareFloor(corrida, suelo, consultas, reserva));
+    return 0;
+  }
+
+  /** The same shots against the floor, until the last stage has passed on every order it created. */
+  private Supplier<Future<Informe>> prepareFloor(Corrida corrida, URI floor, String consultas, int reserva) {
+    OpenLoad load = corrida.load(rate, shots(corrida.minter(), List.of(floor), carga.vendedores, pedidos.improper, consultas, reserva));
+    return () -> corrida.floorDone(floor).compose(warm -> corrida.scrape().compose(before -> load.run().compose(result ->
+      corrida.awaitFloor(floor, warm + result.ok()).map(after -> Informe.delSuelo("order", result, before, after)))));
   }
 
   /** Tokens and bodies first; the load then waits until every improper write of this run was reacted to and notified. */
-  private Supplier<Future<String>> prepare(Corrida corrida, List<URI> target, String consultas, int reserva) {
+  private Supplier<Future<Informe>> prepare(Corrida corrida, List<URI> target, String consultas, int reserva) {
     OpenLoad load = corrida.load(rate, shots(corrida.minter(), target, carga.vendedores, pedidos.improper, consultas, reserva));
     return () -> corrida.scrape().compose(before -> load.run().compose(result ->
-      corrida.awaitCount("asr2_seconds", before, improperExpected(result)).map(after -> render(result, before, after))));
+      corrida.awaitCount("asr2_seconds", before, improperExpected(result))
+        .map(after -> new Informe(render(result, before, after), result.perSecond(), after.cpu().since(before.cpu()).msPer(result.ok())))));
   }
 
   /**

@@ -39,6 +39,10 @@ public final class CargaSesiones implements Callable<Integer> {
     description = "sessions started per second, whatever the answers do (default: ${DEFAULT-VALUE})")
   int rate;
 
+  @Option(names = "--floor", description = "then the same load against the floor, a program that does only a session's I/O, "
+    + "and the ratio of ours to it (rate, and CPU per session)")
+  boolean floor;
+
   @Mixin
   OpcionesCarga carga = new OpcionesCarga();
 
@@ -47,17 +51,26 @@ public final class CargaSesiones implements Callable<Integer> {
     Settings settings = carga.settings();
     List<URI> sessions = sesiones.gestor(settings);
     URI devices = sesiones.seguridad(settings);
-    return carga.run(settings, corrida -> prepare(corrida, sessions, devices));
+    Informe nuestro = carga.run(settings, corrida -> prepare(corrida, sessions, devices));
+    if (floor) carga.againstFloor(settings, "sesiones", nuestro, this::prepareFloor);
+    return 0;
   }
 
   /** Tokens and bodies first; the load then waits until the system has notified every alert it caused. */
-  private Supplier<Future<String>> prepare(Corrida corrida, List<URI> sessions, URI devices) {
+  private Supplier<Future<Informe>> prepare(Corrida corrida, List<URI> sessions, URI devices) {
     OpenLoad load = corrida.load(rate, shots(corrida.minter(), sessions, carga.vendedores, sesiones.unknown));
     return () -> registerDevices(corrida, devices)
       .compose(registered -> corrida.scrape())
       .compose(before -> load.run().compose(result ->
         corrida.awaitCount("asr1_seconds", before, result.okByTag().getOrDefault(UNKNOWN_DEVICE, 0L))
-          .map(after -> render(result, before, after))));
+          .map(after -> new Informe(render(result, before, after), result.perSecond(), after.cpu().since(before.cpu()).msPer(result.ok())))));
+  }
+
+  /** The same shots against the floor, until it has verified every session it opened. */
+  private Supplier<Future<Informe>> prepareFloor(Corrida corrida, URI floor) {
+    OpenLoad load = corrida.load(rate, shots(corrida.minter(), List.of(floor), carga.vendedores, sesiones.unknown));
+    return () -> corrida.floorDone(floor).compose(warm -> corrida.scrape().compose(before -> load.run().compose(result ->
+      corrida.awaitFloor(floor, warm + result.ok()).map(after -> Informe.delSuelo("session", result, before, after)))));
   }
 
   /**

@@ -12,13 +12,17 @@ import io.vertx.ext.web.client.WebClient;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.function.Supplier;
 
 /**
  * What one load run works with: its Vert.x, a token minter, a client for set-up and scrapes, the system's histograms,
- * and where the embedded PostgreSQL of the data directory says its pid ({@code postmasterPid}, for {@link Cpu}).
+ * and where the embedded PostgreSQL of the data directory says its pid ({@code postmasterPid}, for {@link Cpu}). The
+ * system's CPU is read from its scrapes, or, for a process that has no metrics (the floor), from {@code /proc} by its
+ * {@code pid}.
  */
-record Corrida(Vertx vertx, DevIssuer minter, WebClient web, List<URI> metrics, Path postmasterPid, OpcionesCarga opciones) {
+record Corrida(Vertx vertx, DevIssuer minter, WebClient web, List<URI> metrics, Path postmasterPid, OptionalLong pid,
+               OpcionesCarga opciones) {
 
   private static final int CHECKS = 60;
   private static final long CHECK_EVERY_MS = 500;
@@ -40,6 +44,18 @@ record Corrida(Vertx vertx, DevIssuer minter, WebClient web, List<URI> metrics, 
   OpenLoad load(List<OpenLoad.Phase> phases, Supplier<OpenLoad.Shot> shots, int lanes) {
     return new OpenLoad(vertx, vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
       new PoolOptions().setHttp1MaxSize(Math.max(1, opciones.connections / lanes))), phases, shots);
+  }
+
+  /** The most connections a {@link #fleet} opens: far above what a system within its targets keeps outstanding. */
+  static final int FLEET_MAX = 20_000;
+
+  /**
+   * A load as a fleet of phones sends it: a request that finds no idle connection opens one, so what the system does
+   * not answer piles up at its door, where it can refuse it, not inside this driver.
+   */
+  OpenLoad fleet(List<OpenLoad.Phase> phases, Supplier<OpenLoad.Shot> shots) {
+    return new OpenLoad(vertx, vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
+      new PoolOptions().setHttp1MaxSize(FLEET_MAX)), phases, shots);
   }
 
   /**
@@ -74,7 +90,8 @@ record Corrida(Vertx vertx, DevIssuer minter, WebClient web, List<URI> metrics, 
 
   /** The CPU is read from files ({@code /proc}), off the event loop. */
   private Future<Scrape> withCpu(String text) {
-    return vertx.executeBlocking(() -> new Scrape(text, Cpu.now(text, postmasterPid)));
+    return vertx.executeBlocking(() -> new Scrape(text,
+      pid.isPresent() ? Cpu.ofProcess(pid.getAsLong(), postmasterPid) : Cpu.now(text, postmasterPid)));
   }
 
   /**
@@ -84,6 +101,26 @@ record Corrida(Vertx vertx, DevIssuer minter, WebClient web, List<URI> metrics, 
    */
   Future<Scrape> awaitCount(String histogram, Scrape before, long expected) {
     return awaitCount(Histogram.parse(before.text(), histogram), histogram, expected, 0);
+  }
+
+  /** How many records of the path's last step the floor at {@code floor} has processed (its warm-up's included). */
+  Future<Long> floorDone(URI floor) {
+    return web.getAbs(floor.toString()).send().map(response -> Long.parseLong(response.bodyAsString().trim()));
+  }
+
+  /**
+   * Asks the floor until it says it has processed {@code expected} records of the path's last step, or 30 s have
+   * passed; completes with the CPU read then.
+   */
+  Future<Scrape> awaitFloor(URI floor, long expected) {
+    return awaitFloor(floor, expected, 0);
+  }
+
+  private Future<Scrape> awaitFloor(URI floor, long expected, int attempt) {
+    return floorDone(floor).otherwise(0L)
+      .compose(done -> done >= expected || attempt >= CHECKS
+        ? withCpu("")
+        : vertx.timer(CHECK_EVERY_MS).compose(x -> awaitFloor(floor, expected, attempt + 1)));
   }
 
   private Future<Scrape> awaitCount(Histogram start, String histogram, long expected, int attempt) {

@@ -13,7 +13,7 @@ import java.util.stream.Stream;
 /**
  * The CPU time spent so far, by who spent it: the scraped system's JVM ({@code process_cpu_time_ns_total}, its embedded
  * broker included), the embedded PostgreSQL when it runs on this machine, and this driver's JVM. Two readings, one
- * before the load and one after its last reaction, give each request's cost in CPU (issue 16 asks for it per session
+ * before the load and one after its last reaction, give each request's cost in CPU (per session
  * and per order), beside the driver's own: the driver shares the cores it measures.
  *
  * @param postgresSeconds empty when no PostgreSQL of this machine's data directory runs (an external server)
@@ -29,6 +29,14 @@ record Cpu(OptionalDouble systemSeconds, OptionalDouble postgresSeconds, double 
     return new Cpu(systemIn(scrape), postgresOf(postmasterPid), driverNow());
   }
 
+  /** Now: process {@code pid}'s time (the floor's JVM, its broker included) and its PostgreSQL's, as read here. */
+  static Cpu ofProcess(long pid, Path postmasterPid) {
+    String[] stat = stat(Path.of("/proc", Long.toString(pid), "stat"));
+    OptionalDouble own = stat == null ? OptionalDouble.empty()
+      : OptionalDouble.of((field(stat, 14) + field(stat, 15) + field(stat, 16) + field(stat, 17)) / TICKS_PER_SECOND);
+    return new Cpu(own, postgresOf(postmasterPid), driverNow());
+  }
+
   /** What was spent from {@code before} to this reading. */
   Cpu since(Cpu before) {
     return new Cpu(minus(systemSeconds, before.systemSeconds), minus(postgresSeconds, before.postgresSeconds),
@@ -42,6 +50,12 @@ record Cpu(OptionalDouble systemSeconds, OptionalDouble postgresSeconds, double 
     return String.format(Locale.ROOT, "%.2f ms per %s: system %s, PostgreSQL %s; the driver %.2f ms (in all %s, %s, %.1f s)",
       1000 * own / requests, what, per(systemSeconds, requests, "not scraped"), per(postgresSeconds, requests, "not on this machine"),
       1000 * driverSeconds / requests, total(systemSeconds), total(postgresSeconds), driverSeconds);
+  }
+
+  /** The system's and its PostgreSQL's milliseconds per request; empty when the system's time is unknown. */
+  OptionalDouble msPer(long requests) {
+    return systemSeconds.isEmpty() || requests <= 0 ? OptionalDouble.empty()
+      : OptionalDouble.of(1000 * (systemSeconds.getAsDouble() + postgresSeconds.orElse(0)) / requests);
   }
 
   static OptionalDouble systemIn(String scrape) {

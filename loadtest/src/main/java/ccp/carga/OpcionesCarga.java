@@ -1,5 +1,6 @@
 package ccp.carga;
 
+import ccp.carga.suelo.ProcesoSuelo;
 import ccp.platform.cli.ConfOption;
 import ccp.platform.cli.Converters;
 import ccp.platform.config.ConfigException;
@@ -14,7 +15,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -30,7 +33,12 @@ final class OpcionesCarga {
 
   /** A command's load: prepared on the calling thread (tokens, bodies), then started on the run's one context. */
   interface Carga {
-    Supplier<Future<String>> prepare(Corrida corrida);
+    Supplier<Future<Informe>> prepare(Corrida corrida);
+  }
+
+  /** The same load against the floor's server, at {@code floor}. */
+  interface CargaSuelo {
+    Supplier<Future<Informe>> prepare(Corrida corrida, URI floor);
   }
 
   @Option(names = "--duration", paramLabel = "<seconds>", defaultValue = "60", converter = Converters.PositiveInt.class,
@@ -69,27 +77,43 @@ final class OpcionesCarga {
   }
 
   /** Runs {@code carga} to the end and prints its report; a bad configuration fails before anything is sent. */
-  int run(Settings settings, Carga carga) {
+  Informe run(Settings settings, Carga carga) {
     return run(settings, carga, duration + 120L);
   }
 
   /** The same, for a load that lasts longer than {@code --duration}: its report awaited {@code waitSeconds} at most. */
-  int run(Settings settings, Carga carga, long waitSeconds) {
+  Informe run(Settings settings, Carga carga, long waitSeconds) {
     List<URI> scraped = orLocal(metrics, "--metrics", settings, "management.port", "/metrics");
+    return run(settings, carga, waitSeconds, scraped, settings.dataDir().resolve(POSTMASTER_PID), OptionalLong.empty());
+  }
+
+  /**
+   * With {@code --floor}: right after the system's run, the same load against the floor of {@code camino} ("sesiones"
+   * or "pedidos", {@link ProcesoSuelo}), its report, and last the ratio of ours to it.
+   */
+  void againstFloor(Settings settings, String camino, Informe nuestro, CargaSuelo carga) throws Exception {
+    try (ProcesoSuelo suelo = ProcesoSuelo.start(camino, conf.file(), vendedores)) {
+      Informe delSuelo = run(settings, corrida -> carga.prepare(corrida, suelo.uri()), duration + 120L, List.of(),
+        suelo.postmasterPid(), OptionalLong.of(suelo.pid()));
+      System.out.println(Informe.ratio(nuestro, delSuelo));
+    }
+  }
+
+  private Informe run(Settings settings, Carga carga, long waitSeconds, List<URI> scraped, Path postmasterPid, OptionalLong pid) {
     // The driver shares the machine's cores with the system: the epoll transport spends fewer of them on each request.
     Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(settings.flag("vertx.native-transport")));
     try {
-      Corrida corrida = new Corrida(vertx, DevIssuer.open(vertx, settings), WebClient.create(vertx), scraped,
-        settings.dataDir().resolve(POSTMASTER_PID), this);
-      Supplier<Future<String>> start = carga.prepare(corrida);
-      Promise<String> report = Promise.promise();
+      Corrida corrida = new Corrida(vertx, DevIssuer.open(vertx, settings), WebClient.create(vertx), scraped, postmasterPid, pid, this);
+      Supplier<Future<Informe>> start = carga.prepare(corrida);
+      Promise<Informe> report = Promise.promise();
       vertx.runOnContext(x -> start.get().onComplete(report));
-      System.out.println(report.future().await(waitSeconds, TimeUnit.SECONDS));
+      Informe informe = report.future().await(waitSeconds, TimeUnit.SECONDS);
+      System.out.println(informe.texto());
+      return informe;
     } catch (Exception e) {
       throw new IllegalStateException("load run failed: " + e.getMessage(), e);
     } finally {
       vertx.close();
     }
-    return 0;
   }
 }

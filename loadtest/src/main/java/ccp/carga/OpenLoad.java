@@ -198,6 +198,7 @@ final class OpenLoad {
     Promise<Result> finished = Promise.promise();
     long start = System.nanoTime();
     long end = start + TimeUnit.SECONDS.toNanos(phases.stream().mapToLong(Phase::seconds).sum());
+    long[] last = {start};
     vertx.setPeriodic(TICK_MS, timer -> {
       long now = System.nanoTime();
       if (now >= end) {
@@ -205,11 +206,17 @@ final class OpenLoad {
         drain(finished, start);
         return;
       }
-      int at = (int) TimeUnit.NANOSECONDS.toSeconds(now - start);
-      credit += rateAt(at) * TICK_MS / 1000.0;
-      while (credit >= 1) {
-        credit -= 1;
-        fire(shots.get(), at);
+      // By the time elapsed, not by ticks: a timer that fires late on a busy machine still starts every request due,
+      // each counted in the second it was due in.
+      while (last[0] < now) {
+        int at = (int) TimeUnit.NANOSECONDS.toSeconds(last[0] - start);
+        long until = Math.min(now, start + TimeUnit.SECONDS.toNanos(at + 1L));
+        credit += rateAt(at) * (until - last[0]) / 1e9;
+        last[0] = until;
+        while (credit >= 1) {
+          credit -= 1;
+          fire(shots.get(), at);
+        }
       }
     });
     return finished.future();

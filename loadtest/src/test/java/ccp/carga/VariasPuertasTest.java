@@ -54,7 +54,7 @@ class VariasPuertasTest {
   void summedOverProcesses() throws Exception {
     List<URI> metrics = List.of(serve(new AtomicInteger(), scrape(3, 1.5)), serve(new AtomicInteger(), scrape(5, 2.5)));
     Corrida corrida = new Corrida(vertx, null, WebClient.create(vertx), metrics.stream().map(u -> u.resolve("/metrics")).toList(),
-      Path.of("no-postgres-here"), new OpcionesCarga());
+      Path.of("no-postgres-here"), java.util.OptionalLong.empty(), new OpcionesCarga());
 
     Corrida.Scrape both = OnVertx.call(vertx, corrida::scrape).await(10, TimeUnit.SECONDS);
 

@@ -17,11 +17,13 @@ import java.util.List;
 record LoadParameters(List<String> baseUrls, List<String> metricsUrls, double rate, int durationSeconds,
                       int vendedores, double unknown, double improper, JsonObject issuerKey) {
 
-  static LoadParameters read(double defaultRate) {
+  /** {@code -Drate}, else {@code ratio} times {@code -Dfloor} (the floor's rate measured beside; ratio 0: not used), else {@code defaultRate}. */
+  static LoadParameters read(double defaultRate, double ratio) {
+    double floor = number("floor", 0);
     return new LoadParameters(
       list("baseUrls", "http://127.0.0.1:8080"),
       list("metricsUrls", "http://127.0.0.1:9090/metrics"),
-      number("rate", defaultRate),
+      number("rate", floor > 0 && ratio > 0 ? Math.round(ratio * floor) : defaultRate),
       (int) number("duration", 60),
       (int) number("vendedores", 1000),
       number("unknown", 0.10),

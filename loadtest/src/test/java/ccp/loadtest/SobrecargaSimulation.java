@@ -20,7 +20,7 @@ public class SobrecargaSimulation extends Simulation {
 
   private static final int P99_MILLIS = 500;
 
-  private final Scenarios scenarios = new Scenarios(LoadParameters.read(400), true);
+  private final Scenarios scenarios = new Scenarios(LoadParameters.read(400, 0), true);
   private final AsrReport asr = new AsrReport(scenarios.parameters.metricsUrls(), List.of(scenarios.asr1(), scenarios.asr2()));
 
   {

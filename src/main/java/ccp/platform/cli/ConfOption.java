@@ -14,6 +14,11 @@ public final class ConfOption {
     description = "configuration file (default: ${DEFAULT-VALUE}, else the jar's copy); CCP_* variables override it")
   String file;
 
+  /** The file given, for a process the command starts with the same configuration. */
+  public String file() {
+    return file;
+  }
+
   public Settings settings() throws Exception {
     Vertx vertx = Vertx.vertx();
     try {
