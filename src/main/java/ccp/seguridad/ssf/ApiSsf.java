@@ -196,9 +196,12 @@ public final class ApiSsf {
   private void borrar(RoutingContext ctx) {
     String id = streamId(ctx.queryParams().get("stream_id"));
     flujos.borrar(id, Actor.of(ctx).id()).onSuccess(borrado -> {
-      if (borrado) cuenta.runNow();
-      if (borrado) sinCache(ctx).setStatusCode(204).end();
-      else noStream(ctx, id);
+      if (borrado) {
+        cuenta.runNow();
+        sinCache(ctx).setStatusCode(204).end();
+      } else {
+        noStream(ctx, id);
+      }
     }).onFailure(ctx::fail);
   }
 
