@@ -45,6 +45,7 @@ final class ApiSeguridad extends VerticleBase {
   private Revocaciones revocaciones;
   private ClavesEmisor claves;
   private EventPublisher publisher;
+  private ApiSsf ssf;
 
   ApiSeguridad(RoleContext role, SeguridadConfig config, FirmaSet firma) {
     this.role = role;
@@ -65,7 +66,8 @@ final class ApiSeguridad extends VerticleBase {
     router.get("/v1/revocaciones").handler(this::listarRevocaciones);
     router.put("/v1/dispositivos/:vendedor").handler(this::registrarCambio);
     router.post("/v1/revocaciones/:actor/levantamiento").handler(this::levantar);
-    new ApiSsf(vertx, role.sql(), firma, config.ssf(), role.registry()).mount(router);
+    ssf = new ApiSsf(vertx, role.sql(), firma, config.ssf(), role.registry());
+    ssf.mount(router);
     config.ssf().receptor().ifPresent(proveedor -> {
       claves = new ClavesEmisor(vertx, proveedor.jwksUrl(), role.http().clientTimeoutMs());
       publisher = EventPublisher.create(vertx, role.kafka());
@@ -78,6 +80,7 @@ final class ApiSeguridad extends VerticleBase {
 
   @Override
   public Future<?> stop() {
+    ssf.close();
     if (claves != null) claves.close();
     return publisher == null ? Future.succeededFuture() : publisher.close();
   }

@@ -7,7 +7,6 @@ import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.Topics;
 import ccp.platform.metrics.AsrTimers;
-import ccp.seguridad.ssf.FirmaSet;
 import ccp.seguridad.ssf.Transmisor;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
@@ -20,7 +19,7 @@ import java.util.UUID;
 /**
  * ConsumidorAlertas of the Notificador a seguridad (A11–A12): takes each alert from {@code cola.notificador} and
  * notifies the security area exactly once per {@code id_alerta}: stored where the area reads it ({@code GET /v1/alertas}),
- * and with it one signed SET per event for each Shared Signals stream (the {@link Transmisor}), which are pushed or
+ * and with it one SET per event for each Shared Signals stream (the {@link Transmisor}), which are pushed or
  * polled from those rows on their own schedule — a receiver that is down never holds this consumer back. ASR-1 and
  * ASR-2 end here: {@code asr1} records t0 → stored, {@code asr2} t_det → stored.
  */
@@ -30,23 +29,21 @@ final class ConsumidorAlertas extends ConsumerVerticle {
 
   private final RoleContext role;
   private final SeguridadConfig config;
-  private final FirmaSet firma;
   private Avisos avisos;
   private Transmisor transmisor;
   private Timer asr1;
   private Timer asr2;
 
-  ConsumidorAlertas(RoleContext role, SeguridadConfig config, FirmaSet firma) {
+  ConsumidorAlertas(RoleContext role, SeguridadConfig config) {
     super(role.kafka(), role.health(), role.registry(), COLA, Topics.ALERTA_SEGURIDAD);
     this.role = role;
     this.config = config;
-    this.firma = firma;
   }
 
   @Override
   protected void prepare() {
     avisos = new Avisos(role.sql());
-    transmisor = new Transmisor(vertx, role.sql(), firma, config.ssf().issuer());
+    transmisor = new Transmisor(vertx, role.sql(), config.ssf().issuer());
     asr1 = AsrTimers.asr1(role.registry(), config.asr1Budget());
     asr2 = AsrTimers.asr2(role.registry(), config.asr2Budget());
   }

@@ -57,8 +57,8 @@ final class LiderazgoSeguridad extends VerticleBase {
       .compose(reaccion -> Future.join(
         vertx.deployVerticle(new ConsumidorSesiones(role)).onSuccess(activos::add),
         vertx.deployVerticle(new ConsumidorEscrituras(role, config)).onSuccess(activos::add),
-        vertx.deployVerticle(new ConsumidorAlertas(role, config, firma)).onSuccess(activos::add),
-        vertx.deployVerticle(new RepartidorSet(role.sql(), config.ssf(), role.registry())).onSuccess(activos::add)))
+        vertx.deployVerticle(new ConsumidorAlertas(role, config)).onSuccess(activos::add),
+        vertx.deployVerticle(new RepartidorSet(role.sql(), config.ssf(), firma, role.registry())).onSuccess(activos::add)))
       .mapEmpty();
   }
 

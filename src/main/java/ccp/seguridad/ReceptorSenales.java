@@ -24,8 +24,10 @@ import java.util.regex.Pattern;
  * The Shared Signals receiver (RFC 8935 push, {@code POST /ssf/recepcion}): a SET from the configured identity
  * provider saying an actor's session was revoked, its credential changed or its account disabled puts the actor in
  * the Lista de revocación — so every gateway refuses its next request — and raises an alert. The 202 answers only once
- * both are done. A SET that is not the provider's, not for us, replayed or of an event this receiver does not act on
- * gets RFC 8935's error and changes nothing.
+ * both are done. A SET received again (the same {@code jti} from the provider: a transmitter that lost our 202) is
+ * answered 202 as the first time (RFC 8935 §2) and changes nothing more. A SET that is not the provider's, not for us,
+ * outside its time bounds ({@code iat}, {@code nbf}, {@code exp}, give or take {@code ssf.receptor.clock-skew-s}) or of
+ * an event this receiver does not act on gets RFC 8935's error and changes nothing.
  */
 final class ReceptorSenales {
 
@@ -34,6 +36,8 @@ final class ReceptorSenales {
   private static final Logger LOG = LoggerFactory.getLogger(ReceptorSenales.class);
   private static final Pattern JTI = Pattern.compile("[\\x21-\\x7e]{1,256}");
   private static final Pattern ACTOR = Pattern.compile("[A-Za-z0-9_.@-]{1,128}");
+  /** Far beyond any real date (year 5138), far within a long: a date past it is not a date. */
+  private static final double MAX_FECHA = 1e11;
   /** What a transmitter may send whatever the stream asked: answered 202, nothing to act on. */
   private static final Set<String> INFORMATIVOS = Set.of(TiposEvento.VERIFICACION,
     "https://schemas.openid.net/secevent/ssf/event-type/stream-updated");
@@ -70,7 +74,8 @@ final class ReceptorSenales {
       return registro.revocarPorSenal(senal.iss(), senal.jti(), senal.tipo(), senal.actor(), revocacionHoras,
         "señal " + senal.tipo() + " de " + senal.iss() + " (jti " + senal.jti() + ")").compose(recibida -> {
           if (!recibida.nueva() && recibida.alertaPublicada()) {
-            return Future.failedFuture(new RechazoSet("invalid_request", "SET " + senal.jti() + " was already received"));
+            LOG.info("SET {} from {} received again: answered as the first time, nothing done again", senal.jti(), senal.iss());
+            return Future.succeededFuture();
           }
           return alertas.senalRecibida(senal.iss(), senal.jti(), senal.tipo(), senal.actor(), recibidoEn)
             .compose(x -> registro.alertaPublicada(senal.iss(), senal.jti()))
@@ -116,6 +121,7 @@ final class ReceptorSenales {
     boolean paraNosotros = aud instanceof String a ? a.equals(proveedor.audience())
       : aud instanceof JsonArray list && list.contains(proveedor.audience());
     if (!paraNosotros) throw new RechazoSet("invalid_audience", "aud " + aud + " does not name this receiver");
+    vigente(claims);
     if (!(claims.getValue("jti") instanceof String jti) || !JTI.matcher(jti).matches()) {
       throw new RechazoSet("invalid_request", "jti is required");
     }
@@ -129,6 +135,38 @@ final class ReceptorSenales {
     if (!(evento instanceof JsonObject detalle)) throw new RechazoSet("invalid_request", "the event must be an object");
     Object sujeto = claims.containsKey("sub_id") ? claims.getValue("sub_id") : detalle.getValue("subject");
     return new Senal(proveedor.issuer(), jti, tipo, actor(sujeto));
+  }
+
+  /**
+   * The SET's time claims (RFC 7519 §4.1.4–6, NumericDate seconds): {@code iat} required and not in the future,
+   * {@code nbf} passed and {@code exp} not, each give or take the allowed clock skew. A SET outside them is not one the
+   * provider sends now (a replay of an old one, a forged date): RFC 8935's {@code invalid_request}, naming the claim.
+   */
+  private void vigente(JsonObject claims) {
+    long ahora = System.currentTimeMillis() / 1000;
+    long holgura = proveedor.holguraS();
+    Long iat = fecha(claims, "iat");
+    if (iat == null) throw new RechazoSet("invalid_request", "iat is required (the SET's issue time)");
+    if (iat > ahora + holgura) {
+      throw new RechazoSet("invalid_request", "iat " + iat + " is in the future (now " + ahora + ", clock skew allowed " + holgura + " s)");
+    }
+    Long nbf = fecha(claims, "nbf");
+    if (nbf != null && nbf > ahora + holgura) {
+      throw new RechazoSet("invalid_request", "nbf " + nbf + ": the SET is not valid yet (now " + ahora + ", clock skew allowed " + holgura + " s)");
+    }
+    Long exp = fecha(claims, "exp");
+    if (exp != null && exp <= ahora - holgura) {
+      throw new RechazoSet("invalid_request", "exp " + exp + ": the SET has expired (now " + ahora + ", clock skew allowed " + holgura + " s)");
+    }
+  }
+
+  /** A NumericDate claim as whole seconds; null when absent; refused when not a number of a sane size. */
+  private static Long fecha(JsonObject claims, String claim) {
+    if (!claims.containsKey(claim)) return null;
+    if (!(claims.getValue(claim) instanceof Number n) || !Double.isFinite(n.doubleValue()) || Math.abs(n.doubleValue()) > MAX_FECHA) {
+      throw new RechazoSet("invalid_request", claim + " must be a NumericDate (seconds since the epoch)");
+    }
+    return (long) Math.floor(n.doubleValue());
   }
 
   /** The actor a subject identifier (RFC 9493) names: opaque, the provider's iss_sub, or a complex subject's user. */

@@ -73,7 +73,7 @@ class ReceptorSsfTest {
   }
 
   @Test
-  @DisplayName("session-revoked through a gateway: 202, the actor's next request through either gateway is 403, an alert is raised; a replay is refused")
+  @DisplayName("session-revoked through a gateway: 202, the actor's next request through either gateway is 403, an alert is raised; the same SET again is 202 and does nothing more")
   void sesionRevocada() {
     String actor = Db.newActor(cluster, "VENDEDOR");
     assertThat(leer(puerta1, actor).status()).as("the actor is let in before").isEqualTo(404);
@@ -91,11 +91,54 @@ class ReceptorSsfTest {
     assertThat(alerta.getJsonObject("detalle").getString("tipo_evento")).isEqualTo(TiposEvento.SESION_REVOCADA);
     assertThat(alerta.getJsonObject("detalle").getString("iss")).isEqualTo(PROVEEDOR);
 
+    // RFC 8935 §2: a SET received again (a transmitter that lost our 202) is answered as the first time, and has no
+    // second effect: no second alert, and no revocation again once a person has lifted it.
     Http.Response repetido = enviar(puerta2, set);
-    assertThat(repetido.status()).isEqualTo(400);
-    assertThat(repetido.json().getString("err")).isEqualTo("invalid_request");
-    assertThat(repetido.json().getString("description")).contains("already received");
+    assertThat(repetido.status()).as(repetido.body()).isEqualTo(202);
     assertThat(Db.count(cluster, "SELECT count(*) FROM seguridad.avisos WHERE actor = ?", actor)).isEqualTo(1);
+    Http.Response levantada = Http.post(servicios.seguridadUrl() + "/v1/revocaciones/" + actor + "/levantamiento", area,
+      new JsonObject().put("motivo", "cierre de sesión rutinario").encode());
+    assertThat(levantada.status()).as(levantada.body()).isEqualTo(200);
+    assertThat(leer(puerta1, actor).status()).as("let in once lifted").isEqualTo(404);
+    assertThat(enviar(puerta1, set).status()).isEqualTo(202);
+    assertThat(leer(puerta1, actor).status()).as("the repeat revokes nothing again").isEqualTo(404);
+    assertThat(Db.count(cluster, "SELECT count(*) FROM seguridad.avisos WHERE actor = ?", actor)).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName("iat, nbf and exp enforced with the stated clock skew: each SET outside them refused (invalid_request naming the claim), nothing revoked")
+  void fechas() {
+    String actor = Db.newActor(cluster, "VENDEDOR");
+    long ahora = Instant.now().getEpochSecond();
+    long holgura = cluster.integer("ssf.receptor.clock-skew-s");
+    assertFecha(actor, c -> c.put("exp", ahora - 3_600), "exp");
+    assertFecha(actor, c -> c.put("exp", ahora - holgura - 5), "exp");
+    assertFecha(actor, c -> c.put("nbf", ahora + 3_600), "nbf");
+    assertFecha(actor, c -> c.remove("iat"), "iat");
+    assertFecha(actor, c -> c.put("iat", ahora + 86_400), "iat");
+    assertFecha(actor, c -> c.put("iat", String.valueOf(ahora)), "iat");
+    assertFecha(actor, c -> c.put("exp", 9.3e18), "exp");
+    assertThat(leer(puerta1, actor).status()).as("nothing revoked").isEqualTo(404);
+
+    // Within the allowance: a provider's clock a little ahead, a SET just expired on ours.
+    JsonObject dentro = claims(PROVEEDOR, AUDIENCIA, TiposEvento.SESION_REVOCADA, new JsonObject(), opaco(actor), UUID.randomUUID().toString())
+      .put("iat", ahora + holgura / 2).put("nbf", ahora + holgura / 2).put("exp", ahora - holgura / 2);
+    Http.Response aceptado = enviar(puerta1, firmar(clave, cabecera(clave), dentro));
+    assertThat(aceptado.status()).as(aceptado.body()).isEqualTo(202);
+    assertThat(leer(puerta1, actor).json().getString("error")).isEqualTo("actor_revoked");
+  }
+
+  private static void assertFecha(String actor, java.util.function.Consumer<JsonObject> cambio, String claim) {
+    JsonObject c = claims(PROVEEDOR, AUDIENCIA, TiposEvento.SESION_REVOCADA, new JsonObject(), opaco(actor), UUID.randomUUID().toString());
+    cambio.accept(c);
+    Http.Response respuesta = enviar(puerta1, firmar(clave, cabecera(clave), c));
+    assertThat(respuesta.status()).as(claim + ": " + respuesta.body()).isEqualTo(400);
+    assertThat(respuesta.json().getString("err")).isEqualTo("invalid_request");
+    assertThat(respuesta.json().getString("description")).as(respuesta.body()).startsWith(claim);
+  }
+
+  private static JsonObject cabecera(JsonObject key) {
+    return new JsonObject().put("alg", "RS256").put("typ", "secevent+jwt").put("kid", key.getString("kid"));
   }
 
   @Test
@@ -118,7 +161,8 @@ class ReceptorSsfTest {
     String actor = Db.newActor(cluster, "VENDEDOR");
     JsonObject otraClaveMismoKid = Jwks.generateRs256("idp-1");
     JsonObject claveDesconocida = Jwks.generateRs256("intruso");
-    assertRechazado(set(otraClaveMismoKid, PROVEEDOR, AUDIENCIA, TiposEvento.SESION_REVOCADA, opaco(actor)), "authentication_failed");
+    // A signature that does not verify: invalid_key, as the OpenID SSF conformance suite expects (RFC 8935 §2.4).
+    assertRechazado(set(otraClaveMismoKid, PROVEEDOR, AUDIENCIA, TiposEvento.SESION_REVOCADA, opaco(actor)), "invalid_key");
     assertRechazado(set(claveDesconocida, PROVEEDOR, AUDIENCIA, TiposEvento.SESION_REVOCADA, opaco(actor)), "invalid_key");
     assertRechazado(set(clave, "https://otro.example.test", AUDIENCIA, TiposEvento.SESION_REVOCADA, opaco(actor)), "invalid_issuer");
     assertRechazado(set(clave, PROVEEDOR, "otra-audiencia", TiposEvento.SESION_REVOCADA, opaco(actor)), "invalid_audience");

@@ -10,6 +10,10 @@ import ccp.support.SharedInfra;
 import ccp.support.TestTokens;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.net.NetServer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.auth.impl.jose.JWK;
@@ -49,6 +53,10 @@ class TransmisorSsfTest {
   /** Streams of clients other than the area's test actor: stream → its client's token. */
   private static final Map<String, String> borrarAlFinal = new ConcurrentHashMap<>();
 
+  private static final int TIMEOUT_MS = 3_000;
+  /** Streams per client: the area's test actor holds several at once across this class's tests. */
+  private static final int CUPO = 12;
+
   private static Vertx receptorVertx;
   private static String receptor;
   private static RunningApp app;
@@ -64,15 +72,17 @@ class TransmisorSsfTest {
       recibidos.add(new Recibido(request.path(), status, body.toString(), request.getHeader("Content-Type"),
         request.getHeader("Authorization"), Instant.now()));
       if (status == 400) {
-        request.response().setStatusCode(400).putHeader("Content-Type", "application/json")
+        // Chunked, no Content-Length, as many servers answer an error: its err must still be read and kept.
+        request.response().setStatusCode(400).setChunked(true).putHeader("Content-Type", "application/json")
           .end(new JsonObject().put("err", "invalid_audience").put("description", "not for us").encode());
       } else {
         request.response().setStatusCode(status).end();
       }
     })).listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
     receptor = "http://127.0.0.1:" + server.actualPort();
-    app = RunningApp.start(SharedInfra.settings(Map.of("ssf.retry-initial-ms", 50, "ssf.retry-max-ms", 200, "ssf.barrido-ms", 100)),
-      Set.of(Role.GESTOR, Role.SEGURIDAD));
+    // A push timeout longer than the default: a receiver that never answers holds each of its pushes that long.
+    app = RunningApp.start(SharedInfra.settings(Map.of("ssf.retry-initial-ms", 50, "ssf.retry-max-ms", 200, "ssf.barrido-ms", 100,
+      "ssf.push-timeout-ms", TIMEOUT_MS, "ssf.streams-per-owner", CUPO)), Set.of(Role.GESTOR, Role.SEGURIDAD));
     tokens = TestTokens.devIssuer(app.app().vertx());
     area = tokens.valid(Db.newActor(app.settings(), "SEGURIDAD"), "SEGURIDAD");
   }
@@ -373,6 +383,102 @@ class TransmisorSsfTest {
     }
   }
 
+  @Test
+  @DisplayName("a receiver that accepts and never answers, beside a healthy one: the healthy stream's delivery time is as alone; deleting the stalled stream duplicates nothing")
+  void receptorMudoNoDetieneAOtros() throws Exception {
+    List<Integer> conexiones = new CopyOnWriteArrayList<>();
+    NetServer agujero = receptorVertx.createNetServer().connectHandler(socket -> conexiones.add(1)).listen(0, "127.0.0.1")
+      .await(10, TimeUnit.SECONDS);
+    String sano = "/push-sano";
+    crearPush(sano, new JsonArray().add(TiposEvento.DISPOSITIVO_NO_VALIDO), null);
+    String vendedor = Db.newActor(app.settings(), "VENDEDOR");
+    Map<String, Object> config = new java.util.HashMap<>(ccp.support.Topic.as(app.settings(), Role.SEGURIDAD));
+    config.put("acks", "all");
+    try (KafkaProducer<String, String> productor = new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
+      medir(productor, sano, vendedor, 5);
+      List<Long> solo = medir(productor, sano, vendedor, 30);
+      JsonObject mudo = crearPushA("http://127.0.0.1:" + agujero.actualPort() + "/mudo",
+        new JsonArray().add(TiposEvento.DISPOSITIVO_NO_VALIDO));
+      List<Long> acompanado = medir(productor, sano, vendedor, 30);
+      System.out.printf("SSF isolation: healthy stream's delivery (alert published to SET received), 30 alerts: alone p50 %d ms,"
+        + " p99 %d ms; beside a black-holed stream p50 %d ms, p99 %d ms (push timeout %d ms)%n",
+        p(solo, 50), p(solo, 99), p(acompanado, 50), p(acompanado, 99), TIMEOUT_MS);
+      assertThat(conexiones).as("the black hole was pushed to").isNotEmpty();
+      assertThat(p(acompanado, 99)).as("the healthy stream's p99 beside a black hole, against alone (%s)", solo)
+        .isLessThanOrEqualTo(Math.max(3 * p(solo, 99), p(solo, 99) + 500)).isLessThan(TIMEOUT_MS / 2);
+
+      // The stalled stream deleted while its pushes hang: the healthy one gets every SET once, the deleted one nothing more.
+      assertThat(Http.send("DELETE", app.seguridadUrl() + "/v1/ssf/stream?stream_id=" + mudo.getString("stream_id"), area, "")
+        .status()).isEqualTo(204);
+      flujosCreados.remove(mudo.getString("stream_id"));
+      medir(productor, sano, vendedor, 5);
+      // Its pushes in flight are cut off at the push timeout; after that it is never connected to again.
+      await().pollDelay(Duration.ofMillis(TIMEOUT_MS + 500)).until(() -> true);
+      int despues = conexiones.size();
+      await("nothing pushed to the deleted stream").during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
+        .until(() -> conexiones.size() == despues);
+    }
+    await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(3)).until(() -> de(sano, vendedor).size() == 70);
+    assertThat(de(sano, vendedor)).extracting(r -> r.claims().getString("jti")).doesNotHaveDuplicates();
+    agujero.close();
+  }
+
+  @Test
+  @DisplayName("a client holds at most ssf.streams-per-owner streams, even asking in parallel: 409 too_many_streams naming the quota; counted per client on /metrics")
+  void cupoPorDueno() throws Exception {
+    String dueno = Db.newActor(app.settings(), "SEGURIDAD");
+    String cliente = tokens.valid(dueno, "SEGURIDAD");
+    String pedido = new JsonObject().put("events_requested", new JsonArray().add(TiposEvento.DISPOSITIVO_NO_VALIDO)).encode();
+    java.util.concurrent.ExecutorService hilos = java.util.concurrent.Executors.newFixedThreadPool(8);
+    List<java.util.concurrent.Future<Http.Response>> pedidos = new ArrayList<>();
+    for (int i = 0; i < CUPO + 6; i++) pedidos.add(hilos.submit(() -> Http.post(app.seguridadUrl() + "/v1/ssf/stream", cliente, pedido)));
+    List<Http.Response> respuestas = new ArrayList<>();
+    for (java.util.concurrent.Future<Http.Response> p : pedidos) respuestas.add(p.get(30, TimeUnit.SECONDS));
+    hilos.shutdown();
+    respuestas.stream().filter(r -> r.status() == 201).forEach(r -> borrarAlFinal.put(r.json().getString("stream_id"), cliente));
+    assertThat(respuestas).filteredOn(r -> r.status() == 201).hasSize(CUPO);
+    Http.Response negado = respuestas.stream().filter(r -> r.status() != 201).findFirst().orElseThrow();
+    assertThat(negado.status()).as(negado.body()).isEqualTo(409);
+    assertThat(negado.json().getString("error")).isEqualTo("too_many_streams");
+    assertThat(negado.json().getString("message")).contains(dueno).contains(String.valueOf(CUPO)).contains("ssf.streams-per-owner");
+
+    String otro = tokens.valid(Db.newActor(app.settings(), "SEGURIDAD"), "SEGURIDAD");
+    Http.Response ajeno = Http.post(app.seguridadUrl() + "/v1/ssf/stream", otro, pedido);
+    assertThat(ajeno.status()).as("another client is not held back: " + ajeno.body()).isEqualTo(201);
+    borrarAlFinal.put(ajeno.json().getString("stream_id"), otro);
+    await("the streams counted per client").atMost(Duration.ofSeconds(15))
+      .until(() -> metricas().contains("ssf_streams{owner=\"" + dueno + "\"} " + CUPO + ".0"));
+
+    String uno = borrarAlFinal.entrySet().stream().filter(e -> e.getValue().equals(cliente)).findFirst().orElseThrow().getKey();
+    assertThat(Http.send("DELETE", app.seguridadUrl() + "/v1/ssf/stream?stream_id=" + uno, cliente, "").status()).isEqualTo(204);
+    borrarAlFinal.remove(uno);
+    Http.Response otraVez = Http.post(app.seguridadUrl() + "/v1/ssf/stream", cliente, pedido);
+    assertThat(otraVez.status()).as("a deleted stream frees its place: " + otraVez.body()).isEqualTo(201);
+    borrarAlFinal.put(otraVez.json().getString("stream_id"), cliente);
+  }
+
+  /** Publishes {@code n} wrong-device alerts about {@code vendedor}, one at a time, each timed to its SET received at {@code path}. */
+  private static List<Long> medir(KafkaProducer<String, String> productor, String path, String vendedor, int n) throws Exception {
+    List<Long> ms = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      String id = java.util.UUID.randomUUID().toString();
+      JsonObject alerta = new JsonObject().put("id_alerta", id).put("tipo", "DISPOSITIVO_NO_VALIDO").put("actor", vendedor)
+        .put("sesion", java.util.UUID.randomUUID().toString()).put("huella_presentada", "mudo-" + i);
+      long inicio = System.nanoTime();
+      productor.send(new ProducerRecord<>(Topics.ALERTA_SEGURIDAD, vendedor, evento(alerta))).get(10, TimeUnit.SECONDS);
+      await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(2))
+        .until(() -> de(path, vendedor).stream().anyMatch(r -> r.claims().getString("jti").equals(id)));
+      ms.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - inicio));
+    }
+    return ms;
+  }
+
+  private static long p(List<Long> ms, int percentil) {
+    List<Long> orden = new ArrayList<>(ms);
+    java.util.Collections.sort(orden);
+    return orden.get(Math.min(orden.size() - 1, (int) Math.ceil(percentil / 100.0 * orden.size()) - 1));
+  }
+
   /** The one value of {@code serie} for {@code flujo} on the process's /metrics, as Prometheus scrapes it. */
   private static double medida(String serie, JsonObject flujo) {
     List<Double> valores = medidas(serie, flujo);
@@ -398,7 +504,15 @@ class TransmisorSsfTest {
   }
 
   private static JsonObject crearPush(String path, JsonArray eventos, String authorization) {
-    JsonObject delivery = new JsonObject().put("method", "urn:ietf:rfc:8935").put("endpoint_url", receptor + path);
+    return crearPushA(receptor + path, eventos, authorization);
+  }
+
+  private static JsonObject crearPushA(String url, JsonArray eventos) {
+    return crearPushA(url, eventos, null);
+  }
+
+  private static JsonObject crearPushA(String url, JsonArray eventos, String authorization) {
+    JsonObject delivery = new JsonObject().put("method", "urn:ietf:rfc:8935").put("endpoint_url", url);
     if (authorization != null) delivery.put("authorization_header", authorization);
     JsonObject body = new JsonObject().put("delivery", delivery);
     if (eventos != null) body.put("events_requested", eventos);

@@ -102,12 +102,16 @@ public final class Settings {
     text("ssf.private-key", v -> true, "empty or the private RSA JWK the SETs are signed with");
     integer("ssf.push-timeout-ms", 100, 60_000);
     bool("ssf.push-private-allowed");
+    text("ssf.push-denied-cidrs", Settings::cidrs, "empty or comma-separated CIDR ranges a push must never reach (the cluster's)");
+    text("ssf.push-allowed-cidrs", Settings::cidrs, "empty or comma-separated CIDR ranges a push may reach although internal");
+    integer("ssf.streams-per-owner", 1, 100);
     integer("ssf.retry-initial-ms", 10, 60_000);
     integer("ssf.retry-max-ms", 10, 3_600_000);
     integer("ssf.barrido-ms", 50, 60_000);
     text("ssf.receptor.jwks-url", v -> v.isEmpty() || isHttpUrl(v), "empty (no SETs received) or the http(s) URL of the provider's JWK Set");
     text("ssf.receptor.issuer", v -> true, "the iss of the provider's SETs");
     text("ssf.receptor.audience", v -> true, "the aud the provider's SETs name this system by");
+    integer("ssf.receptor.clock-skew-s", 0, 3_600);
     integer("outbox.poll-ms", 10, 60_000);
     integer("outbox.batch-size", 1, 10_000);
     integer("outbox.claim-timeout-ms", 100, 600_000);
@@ -239,6 +243,11 @@ public final class Settings {
 
   private static void bool(String key) {
     RULES.put(key, new Rule(Kind.BOOLEAN, v -> true, "true or false"));
+  }
+
+  /** The shape of a CIDR list; the seguridad role parses each range when it starts. */
+  private static boolean cidrs(String v) {
+    return v.matches("\\s*|[0-9A-Fa-f:.]+/\\d{1,3}(\\s*,\\s*[0-9A-Fa-f:.]+/\\d{1,3})*");
   }
 
   private static boolean isHttpUrl(String v) {

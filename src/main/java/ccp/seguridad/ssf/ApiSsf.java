@@ -1,5 +1,6 @@
 package ccp.seguridad.ssf;
 
+import ccp.platform.async.PeriodicTask;
 import ccp.platform.http.Actor;
 import ccp.platform.http.ApiErrors;
 import ccp.platform.http.JsonBody;
@@ -42,8 +43,10 @@ public final class ApiSsf {
   static final int MIN_VERIFICATION_INTERVAL = 5;
 
   private static final int MAX_POLL = 1_000;
-  /** Streams in the whole system: each costs a signature per event on the Notificador's thread. */
+  /** Streams in the whole system: each costs a stored SET per event and a signature per push or poll. */
   static final int MAX_FLUJOS = 100;
+  /** How often each process reads again how many streams each client holds, for {@code /metrics}. */
+  private static final long CUENTA_MS = 10_000;
   private static final Pattern ID = Pattern.compile("[0-9a-f]{32}");
   private static final Pattern JTI = Pattern.compile("[\\x21-\\x7e]{1,256}");
   private static final Pattern TEXTO = Pattern.compile("[^\\p{Cntrl}]{0,500}");
@@ -56,18 +59,31 @@ public final class ApiSsf {
   private final Flujos flujos;
   private final FirmaSet firma;
   private final String issuer;
+  private final int porDueno;
   private final DestinoPush destinos;
   private final MedidasSsf medidas;
+  private final Vertx vertx;
+  private PeriodicTask cuenta;
 
   public ApiSsf(Vertx vertx, SqlClient sql, FirmaSet firma, SsfConfig config, MeterRegistry registry) {
+    this.vertx = vertx;
     this.flujos = new Flujos(sql);
     this.firma = firma;
     this.issuer = config.issuer();
-    this.destinos = new DestinoPush(vertx, config.pushPrivadoPermitido());
+    this.porDueno = config.flujosPorDueno();
+    this.destinos = new DestinoPush(vertx, config.destinos());
     this.medidas = new MedidasSsf(registry);
   }
 
+  /** Stops counting the streams per client and lets go of the name resolvers. */
+  public void close() {
+    if (cuenta != null) cuenta.cancel();
+    destinos.close();
+  }
+
   public void mount(Router router) {
+    cuenta = PeriodicTask.every(vertx, CUENTA_MS, "Counting the streams per client", this::contar);
+    cuenta.runNow();
     router.get("/.well-known/ssf-configuration").handler(this::metadatos);
     router.get("/ssf/jwks").handler(ctx -> sinCache(ctx).putHeader("Content-Type", "application/jwk-set+json").end(firma.jwks().encode()));
     router.post(CONFIGURACION).handler(this::crear);
@@ -107,16 +123,33 @@ public final class ApiSsf {
     String aud = entrega.url() != null ? entrega.url() : "urn:ccp:ssf:receptor:" + dueno;
     destinos.comprobar(entrega.url())
       .compose(x -> flujos.crear(Flujos.nuevoId(), aud, entrega.metodo(), entrega.url(), entrega.autorizacion(), solicitados,
-        entregados(solicitados), descripcion(body), dueno, MAX_FLUJOS))
+        entregados(solicitados), descripcion(body), dueno, porDueno, MAX_FLUJOS))
       .onSuccess(flujo -> {
         if (flujo.isEmpty()) {
-          ApiErrors.send(ctx, 409, "too_many_streams", "the system has its " + MAX_FLUJOS + " streams: delete one first");
+          demasiados(ctx, dueno);
           return;
         }
+        cuenta.runNow();
         sinCache(ctx);
         JsonResponse.send(ctx, 201, flujo.get().toJson(issuer, MIN_VERIFICATION_INTERVAL));
       })
       .onFailure(ctx::fail);
+  }
+
+  /** 409 naming the quota that refused: the client's own ({@code ssf.streams-per-owner}) or the system's. */
+  private void demasiados(RoutingContext ctx, String dueno) {
+    flujos.cupo(dueno).onSuccess(cupo -> {
+      if (cupo.propios() >= porDueno) {
+        ApiErrors.send(ctx, 409, "too_many_streams", "client " + dueno + " holds " + cupo.propios() + " streams, its quota of "
+          + porDueno + " (ssf.streams-per-owner): delete one first");
+      } else {
+        ApiErrors.send(ctx, 409, "too_many_streams", "the system holds its " + MAX_FLUJOS + " streams: delete one first");
+      }
+    }).onFailure(ctx::fail);
+  }
+
+  private Future<?> contar() {
+    return flujos.porDueno().onSuccess(medidas::flujosPorDueno);
   }
 
   private void leer(RoutingContext ctx) {
@@ -163,8 +196,12 @@ public final class ApiSsf {
   private void borrar(RoutingContext ctx) {
     String id = streamId(ctx.queryParams().get("stream_id"));
     flujos.borrar(id, Actor.of(ctx).id()).onSuccess(borrado -> {
-      if (borrado) sinCache(ctx).setStatusCode(204).end();
-      else noStream(ctx, id);
+      if (borrado) {
+        cuenta.runNow();
+        sinCache(ctx).setStatusCode(204).end();
+      } else {
+        noStream(ctx, id);
+      }
     }).onFailure(ctx::fail);
   }
 
@@ -201,9 +238,9 @@ public final class ApiSsf {
       JsonObject evento = new JsonObject();
       if (state != null) evento.put("state", state);
       String jti = UUID.randomUUID().toString();
-      String set = firma.firmar(new EventoSsf(jti, TiposEvento.VERIFICACION, null, id, evento)
-        .claims(issuer, actual.get().aud(), System.currentTimeMillis() / 1000));
-      flujos.verificar(id, dueno, MIN_VERIFICATION_INTERVAL, jti, set).onSuccess(encolada -> {
+      String claims = new EventoSsf(jti, TiposEvento.VERIFICACION, null, id, evento)
+        .claims(issuer, actual.get().aud(), System.currentTimeMillis() / 1000).encode();
+      flujos.verificar(id, dueno, MIN_VERIFICATION_INTERVAL, jti, claims).onSuccess(encolada -> {
         if (encolada) {
           ctx.vertx().eventBus().send(RepartidorSet.DESPERTAR, null);
           sinCache(ctx).setStatusCode(204).end();
@@ -229,22 +266,32 @@ public final class ApiSsf {
       throw new JsonBody.BadRequest("ack", "a jti cannot be both acknowledged and reported in setErrs");
     }
     flujos.leer(id, Actor.of(ctx).id()).compose(actual -> {
-      if (actual.isEmpty()) return Future.succeededFuture((Flujos.Sondeo) null);
+      if (actual.isEmpty()) return Future.succeededFuture((JsonObject) null);
       if (!Flujo.POLL.equals(actual.get().metodo())) {
         throw new JsonBody.BadRequest("stream_id", "stream " + id + " is delivered by push, not polled");
       }
-      return flujos.sondear(id, acks, errores, max);
-    }).onSuccess(sondeo -> {
-      if (sondeo == null) {
+      return flujos.sondear(id, acks, errores, max).compose(sondeo -> firmar(sondeo.claims()).map(sets -> {
+        sondeo.reconocidas().forEach(creada -> medidas.entregada(id, creada));
+        return new JsonObject().put("sets", sets).put("moreAvailable", sondeo.hayMas());
+      }));
+    }).onSuccess(respuesta -> {
+      if (respuesta == null) {
         noStream(ctx, id);
         return;
       }
-      sondeo.reconocidas().forEach(creada -> medidas.entregada(id, creada));
-      JsonObject sets = new JsonObject();
-      sondeo.sets().forEach(sets::put);
       sinCache(ctx);
-      JsonResponse.ok(ctx, new JsonObject().put("sets", sets).put("moreAvailable", sondeo.hayMas()));
+      JsonResponse.ok(ctx, respuesta);
     }).onFailure(ctx::fail);
+  }
+
+  /** The SETs of a poll, signed now: up to a thousand RS256 signatures, off the event loop. */
+  private Future<JsonObject> firmar(Map<String, String> claims) {
+    if (claims.isEmpty()) return Future.succeededFuture(new JsonObject());
+    return vertx.executeBlocking(() -> {
+      JsonObject sets = new JsonObject();
+      claims.forEach((jti, c) -> sets.put(jti, firma.firmar(c)));
+      return sets;
+    }, false);
   }
 
   /** The delivery a receiver asked for; none means poll (SSF 1.0 §8.1.1.1). */

@@ -82,7 +82,9 @@ public final class ClavesEmisor {
   private static Throwable rechazo(Throwable err) {
     if (err instanceof RechazoSet) return err;
     if (err instanceof NoSuchKeyIdException) return new RechazoSet("invalid_key", "the SET is signed by a key the provider does not publish");
-    if (err instanceof SignatureException) return new RechazoSet("authentication_failed", "the SET's signature is not the provider's");
+    // RFC 8935 §2.4's invalid_key ("one or more keys used to sign the SET is invalid"), as the OpenID SSF conformance
+    // suite expects for a tampered signature as for an unknown key.
+    if (err instanceof SignatureException) return new RechazoSet("invalid_key", "the SET's signature does not verify with the provider's key");
     if (err instanceof IllegalArgumentException || err instanceof IllegalStateException) {
       return new RechazoSet("invalid_request", "not a signed JWT: " + err.getMessage());
     }

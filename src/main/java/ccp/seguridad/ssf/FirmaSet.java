@@ -12,7 +12,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /**
- * Signs SETs as the transmitter (RS256, {@code ssf.private-key}) and publishes the public key. The JOSE header is
+ * Signs SETs as the transmitter (RS256, {@code ssf.private-key}) and publishes the public key. A SET is signed when it
+ * is sent, not when stored, so the key set need publish only the current key: one rotated while SETs wait (a paused
+ * stream, a receiver down, polls not acknowledged) signs them with the new one. The JOSE header is
  * written here rather than by Vert.x's JWT signer, which always writes {@code "typ": "JWT"}: SSF requires the
  * explicit type {@code secevent+jwt} (SSF 1.0 §4.1.1), which keeps a SET from being taken for an access token.
  */
@@ -45,9 +47,12 @@ public final class FirmaSet {
     return new FirmaSet(new JWS(new JWK(jwk)), jwk.getString("kid"), Jwks.publicPart(jwk).put("use", "sig"));
   }
 
-  /** The compact JWS of {@code claims}, typed {@code secevent+jwt}. */
-  String firmar(JsonObject claims) {
-    String input = header + "." + B64.encodeToString(claims.encode().getBytes(StandardCharsets.UTF_8));
+  /**
+   * The compact JWS of {@code claims} (the payload's JSON, signed as it is), typed {@code secevent+jwt}. RS256 is
+   * deterministic: the same claims under the same key are the very same token.
+   */
+  String firmar(String claims) {
+    String input = header + "." + B64.encodeToString(claims.getBytes(StandardCharsets.UTF_8));
     return input + "." + B64.encodeToString(jws.sign(input.getBytes(StandardCharsets.US_ASCII)));
   }
 

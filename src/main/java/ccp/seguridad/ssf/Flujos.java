@@ -22,22 +22,42 @@ import java.util.UUID;
  */
 final class Flujos {
 
-  /** A SET to push, claimed by this process until its lease ends. */
-  record Reclamada(String flujo, String jti, String set, int intentos, Instant creadaEn, String endpointUrl, String authorizationHeader) {}
+  /** A SET to push (its claims, signed when sent), claimed by this process until its lease ends. */
+  record Reclamada(String flujo, String jti, String claims, int intentos, Instant creadaEn, String endpointUrl, String authorizationHeader) {}
 
-  /** One SET for one stream, as the Notificador stores it with its alert. */
-  record Entrega(String flujo, String jti, String tipoEvento, String set) {}
+  /** One SET for one stream, as the Notificador stores it with its alert: its claims, exactly as they will be signed. */
+  record Entrega(String flujo, String jti, String tipoEvento, String claims) {}
 
-  /** What a poll answered: the SETs not yet acknowledged (at most the maximum) and whether more wait, and the acknowledged ones. */
-  record Sondeo(Map<String, String> sets, boolean hayMas, List<Instant> reconocidas) {}
+  /** A stream with SETs to push: whether one is due now (else all wait for their back-off). */
+  record Pendiente(String flujo, boolean vencida) {}
+
+  /**
+   * What a poll answered: the SETs not yet acknowledged (their claims, at most the maximum, to sign) and whether more
+   * wait, and the acknowledged ones.
+   */
+  record Sondeo(Map<String, String> claims, boolean hayMas, List<Instant> reconocidas) {}
 
   private static final String SELECT = "SELECT " + Flujo.COLUMNAS + " FROM seguridad.ssf_flujos";
   /** A stream is its creator's: only the client that created it reads, changes, polls or deletes it (SSF 1.0 §8). */
   private static final String DE_SU_DUENO = " WHERE id_flujo = $1 AND creado_por = $2";
-  /** Created unless the system already has {@code $10} streams: each one costs a signature per event. */
-  private static final String CREAR = "INSERT INTO seguridad.ssf_flujos (id_flujo, aud, metodo, endpoint_url, authorization_header, "
-    + "eventos_solicitados, eventos_entregados, descripcion, creado_por) SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 "
-    + "WHERE (SELECT count(*) FROM seguridad.ssf_flujos) < $10 RETURNING " + Flujo.COLUMNAS;
+  /**
+   * Created unless its client already holds {@code $10} streams or the system {@code $11}: the client's count is a row
+   * of its own, raised in the same statement, so parallel requests of one client cannot pass its quota together.
+   */
+  private static final String CREAR = """
+    WITH cupo AS (
+           INSERT INTO seguridad.ssf_cupos AS c (dueno, flujos)
+           SELECT $9, 1 WHERE (SELECT count(*) FROM seguridad.ssf_flujos) < $11
+           ON CONFLICT (dueno) DO UPDATE SET flujos = c.flujos + 1
+             WHERE c.flujos < $10 AND (SELECT count(*) FROM seguridad.ssf_flujos) < $11
+           RETURNING dueno)
+    INSERT INTO seguridad.ssf_flujos (id_flujo, aud, metodo, endpoint_url, authorization_header, eventos_solicitados,
+                                      eventos_entregados, descripcion, creado_por)
+    SELECT $1, $2, $3, $4, $5, $6, $7, $8, dueno FROM cupo
+    RETURNING\s""" + Flujo.COLUMNAS;
+  private static final String CUPO = """
+    SELECT coalesce((SELECT flujos FROM seguridad.ssf_cupos WHERE dueno = $1), 0) AS propios,
+           (SELECT count(*) FROM seguridad.ssf_flujos) AS todos""";
   /** PATCH: a null member leaves the column as it is; a new delivery replaces the whole delivery. */
   private static final String ACTUALIZAR = """
     UPDATE seguridad.ssf_flujos SET
@@ -49,7 +69,11 @@ final class Flujos {
       descripcion = CASE WHEN $8 THEN $7 ELSE descripcion END
     WHERE id_flujo = $1 AND creado_por = $9
     RETURNING\s""" + Flujo.COLUMNAS;
-  private static final String BORRAR = "DELETE FROM seguridad.ssf_flujos" + DE_SU_DUENO;
+  private static final String BORRAR = """
+    WITH borrado AS (DELETE FROM seguridad.ssf_flujos WHERE id_flujo = $1 AND creado_por = $2 RETURNING creado_por),
+         cupo AS (UPDATE seguridad.ssf_cupos c SET flujos = c.flujos - 1 FROM borrado WHERE c.dueno = borrado.creado_por)
+    SELECT count(*) AS borrados FROM borrado""";
+  private static final String POR_DUENO = "SELECT dueno, flujos FROM seguridad.ssf_cupos WHERE flujos > 0";
   /** A disabled stream holds nothing (SSF 1.0 §8.1.2): its undelivered SETs go with the change. */
   private static final String CAMBIAR_ESTADO = """
     WITH f AS (
@@ -66,28 +90,36 @@ final class Flujos {
            WHERE id_flujo = $1 AND creado_por = $6
              AND (ultima_verificacion IS NULL OR ultima_verificacion <= now() - make_interval(secs => $2))
            RETURNING id_flujo)
-    INSERT INTO seguridad.ssf_entregas (id_flujo, jti, tipo_evento, set_jwt)
+    INSERT INTO seguridad.ssf_entregas (id_flujo, jti, tipo_evento, claims)
     SELECT id_flujo, $3, $4, $5 FROM permitida""";
   /** Only for streams still not disabled when the statement runs: one disabled meanwhile gets nothing, as it should. */
   private static final String ENCOLAR = """
-    INSERT INTO seguridad.ssf_entregas (id_flujo, jti, id_alerta, tipo_evento, set_jwt)
+    INSERT INTO seguridad.ssf_entregas (id_flujo, jti, id_alerta, tipo_evento, claims)
     SELECT x.f, x.j, $5, x.t, x.s FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS x (f, j, t, s)
     JOIN seguridad.ssf_flujos fl ON fl.id_flujo = x.f AND fl.estado <> 'disabled'
     ON CONFLICT (id_flujo, jti) DO NOTHING""";
+  /** The push streams with SETs waiting, and whether one of them is due now. */
+  private static final String PENDIENTES = """
+    SELECT e.id_flujo,
+           bool_or(e.proximo_intento <= now() AND (e.reclamada_hasta IS NULL OR e.reclamada_hasta < now())) AS vencida
+    FROM seguridad.ssf_entregas e JOIN seguridad.ssf_flujos f USING (id_flujo)
+    WHERE e.entregada_en IS NULL AND e.rechazada_en IS NULL AND f.estado = 'enabled' AND f.metodo = 'urn:ietf:rfc:8935'
+    GROUP BY e.id_flujo""";
+  /** One stream's due SETs, oldest due first, claimed for a lease. */
   private static final String RECLAMAR = """
     WITH vencidas AS (
            SELECT e.id_flujo, e.jti FROM seguridad.ssf_entregas e JOIN seguridad.ssf_flujos f USING (id_flujo)
-           WHERE e.entregada_en IS NULL AND e.rechazada_en IS NULL AND e.proximo_intento <= now()
+           WHERE e.id_flujo = $1 AND e.entregada_en IS NULL AND e.rechazada_en IS NULL AND e.proximo_intento <= now()
              AND (e.reclamada_hasta IS NULL OR e.reclamada_hasta < now())
              AND f.estado = 'enabled' AND f.metodo = 'urn:ietf:rfc:8935'
-           ORDER BY e.proximo_intento
-           LIMIT $1
+           ORDER BY e.proximo_intento, e.creada_en
+           LIMIT $2
            FOR UPDATE OF e SKIP LOCKED)
     UPDATE seguridad.ssf_entregas e
-    SET reclamada_hasta = now() + make_interval(secs => $2::float8 / 1000), intentos = e.intentos + 1
+    SET reclamada_hasta = now() + make_interval(secs => $3::float8 / 1000), intentos = e.intentos + 1
     FROM vencidas v, seguridad.ssf_flujos f
     WHERE e.id_flujo = v.id_flujo AND e.jti = v.jti AND f.id_flujo = e.id_flujo
-    RETURNING e.id_flujo, e.jti, e.set_jwt, e.intentos, e.creada_en, f.endpoint_url, f.authorization_header""";
+    RETURNING e.id_flujo, e.jti, e.claims, e.intentos, e.creada_en, f.endpoint_url, f.authorization_header""";
   private static final String ENTREGADA = """
     UPDATE seguridad.ssf_entregas SET entregada_en = now(), reclamada_hasta = NULL, ultimo_error = NULL
     WHERE id_flujo = $1 AND jti = $2 AND entregada_en IS NULL""";
@@ -113,14 +145,14 @@ final class Flujos {
            WHERE e.id_flujo = $1 AND e.jti = x.jti AND e.entregada_en IS NULL AND e.rechazada_en IS NULL
            RETURNING e.jti),
          esperan AS (
-           SELECT e.jti, e.set_jwt, e.creada_en FROM seguridad.ssf_entregas e JOIN seguridad.ssf_flujos f USING (id_flujo)
+           SELECT e.jti, e.claims, e.creada_en FROM seguridad.ssf_entregas e JOIN seguridad.ssf_flujos f USING (id_flujo)
            WHERE e.id_flujo = $1 AND f.estado = 'enabled' AND e.entregada_en IS NULL AND e.rechazada_en IS NULL
              AND NOT e.jti = ANY ($2::text[]) AND NOT e.jti = ANY ($3::text[])
            ORDER BY e.creada_en, e.jti
            LIMIT $5)
-    SELECT NULL AS jti, NULL AS set_jwt, creada_en FROM reconocidas
+    SELECT NULL AS jti, NULL AS claims, creada_en FROM reconocidas
     UNION ALL
-    SELECT jti, set_jwt, creada_en FROM esperan""";
+    SELECT jti, claims, creada_en FROM esperan""";
 
   private final SqlClient sql;
 
@@ -128,12 +160,32 @@ final class Flujos {
     this.sql = sql;
   }
 
-  /** Empty when the system already has {@code maximo} streams. */
+  /** Empty when its client already holds {@code porDueno} streams, or the system {@code maximo}. */
   Future<Optional<Flujo>> crear(String id, String aud, String metodo, String endpointUrl, String authorizationHeader,
-                                List<String> solicitados, List<String> entregados, String descripcion, String creadoPor, int maximo) {
+                                List<String> solicitados, List<String> entregados, String descripcion, String creadoPor,
+                                int porDueno, int maximo) {
     return sql.preparedQuery(CREAR).execute(Tuple.from(new Object[] {id, aud, metodo, endpointUrl, authorizationHeader,
-      solicitados.toArray(String[]::new), entregados.toArray(String[]::new), descripcion, creadoPor, maximo}))
+      solicitados.toArray(String[]::new), entregados.toArray(String[]::new), descripcion, creadoPor, porDueno, maximo}))
       .map(Flujos::primero);
+  }
+
+  /** How many streams {@code dueno} holds, and the system: why a creation was refused. */
+  record Cupo(long propios, long todos) {}
+
+  Future<Cupo> cupo(String dueno) {
+    return sql.preparedQuery(CUPO).execute(Tuple.of(dueno)).map(rows -> {
+      Row row = rows.iterator().next();
+      return new Cupo(row.getLong("propios"), row.getLong("todos"));
+    });
+  }
+
+  /** The streams each client holds (those holding any). */
+  Future<Map<String, Integer>> porDueno() {
+    return sql.query(POR_DUENO).execute().map(rows -> {
+      Map<String, Integer> cuentas = new LinkedHashMap<>();
+      for (Row row : rows) cuentas.put(row.getString("dueno"), row.getInteger("flujos"));
+      return cuentas;
+    });
   }
 
   static String nuevoId() {
@@ -162,7 +214,7 @@ final class Flujos {
   }
 
   Future<Boolean> borrar(String id, String dueno) {
-    return sql.preparedQuery(BORRAR).execute(Tuple.of(id, dueno)).map(rows -> rows.rowCount() == 1);
+    return sql.preparedQuery(BORRAR).execute(Tuple.of(id, dueno)).map(rows -> rows.iterator().next().getLong("borrados") == 1);
   }
 
   Future<Optional<Flujo>> cambiarEstado(String id, String dueno, String estado, String motivo) {
@@ -170,8 +222,8 @@ final class Flujos {
   }
 
   /** Queues a verification SET unless one was asked for less than {@code intervaloS} ago (false then). */
-  Future<Boolean> verificar(String id, String dueno, int intervaloS, String jti, String set) {
-    return sql.preparedQuery(VERIFICAR).execute(Tuple.of(id, intervaloS, jti, TiposEvento.VERIFICACION, set, dueno))
+  Future<Boolean> verificar(String id, String dueno, int intervaloS, String jti, String claims) {
+    return sql.preparedQuery(VERIFICAR).execute(Tuple.of(id, intervaloS, jti, TiposEvento.VERIFICACION, claims, dueno))
       .map(rows -> rows.rowCount() == 1);
   }
 
@@ -180,15 +232,24 @@ final class Flujos {
     if (entregas.isEmpty()) return Future.succeededFuture();
     return sql.preparedQuery(ENCOLAR).execute(Tuple.of(
       entregas.stream().map(Entrega::flujo).toArray(String[]::new), entregas.stream().map(Entrega::jti).toArray(String[]::new),
-      entregas.stream().map(Entrega::tipoEvento).toArray(String[]::new), entregas.stream().map(Entrega::set).toArray(String[]::new),
+      entregas.stream().map(Entrega::tipoEvento).toArray(String[]::new), entregas.stream().map(Entrega::claims).toArray(String[]::new),
       idAlerta)).mapEmpty();
   }
 
-  Future<List<Reclamada>> reclamar(int max, long leaseMs) {
-    return sql.preparedQuery(RECLAMAR).execute(Tuple.of(max, leaseMs)).map(rows -> {
+  Future<List<Pendiente>> pendientes() {
+    return sql.query(PENDIENTES).execute().map(rows -> {
+      List<Pendiente> list = new ArrayList<>(rows.size());
+      for (Row row : rows) list.add(new Pendiente(row.getString("id_flujo"), row.getBoolean("vencida")));
+      return list;
+    });
+  }
+
+  /** Up to {@code max} of stream {@code flujo}'s due SETs, claimed for {@code leaseMs}. */
+  Future<List<Reclamada>> reclamar(String flujo, int max, long leaseMs) {
+    return sql.preparedQuery(RECLAMAR).execute(Tuple.of(flujo, max, leaseMs)).map(rows -> {
       List<Reclamada> list = new ArrayList<>(rows.size());
       for (Row row : rows) {
-        list.add(new Reclamada(row.getString("id_flujo"), row.getString("jti"), row.getString("set_jwt"), row.getInteger("intentos"),
+        list.add(new Reclamada(row.getString("id_flujo"), row.getString("jti"), row.getString("claims"), row.getInteger("intentos"),
           row.getOffsetDateTime("creada_en").toInstant(), row.getString("endpoint_url"), row.getString("authorization_header")));
       }
       return list;
@@ -218,7 +279,7 @@ final class Flujos {
         String jti = row.getString("jti");
         if (jti == null) hechas.add(row.getOffsetDateTime("creada_en").toInstant());
         else if (sets.size() == max) hayMas = true;
-        else sets.put(jti, row.getString("set_jwt"));
+        else sets.put(jti, row.getString("claims"));
       }
       return new Sondeo(sets, hayMas, hechas);
     });

@@ -12,21 +12,19 @@ import java.util.UUID;
 
 /**
  * The Notificador's transmitter: an alert becomes its SETs (see {@link EventosDeAlerta}), one per event for each stream
- * that is not disabled and asked for that event, each signed for its stream's {@code aud} and stored, then left to
- * the {@link RepartidorSet} (push) or the receiver's poll. {@code iat} is the alert's time, so a redelivered alert
- * signs the same claims — and its SETs, stored once, are not signed again anyway.
+ * that is not disabled and asked for that event, each addressed to its stream's {@code aud} and stored, then left to
+ * the {@link RepartidorSet} (push) or the receiver's poll, which sign them when they send them. {@code iat} is the
+ * alert's time, so a redelivered alert makes the same claims — and its SETs are stored once anyway.
  */
 public final class Transmisor {
 
   private final Vertx vertx;
   private final Flujos flujos;
-  private final FirmaSet firma;
   private final String issuer;
 
-  public Transmisor(Vertx vertx, SqlClient sql, FirmaSet firma, String issuer) {
+  public Transmisor(Vertx vertx, SqlClient sql, String issuer) {
     this.vertx = vertx;
     this.flujos = new Flujos(sql);
-    this.firma = firma;
     this.issuer = issuer;
   }
 
@@ -38,8 +36,8 @@ public final class Transmisor {
       for (Flujo flujo : receptores) {
         for (EventoSsf evento : eventos) {
           if (!flujo.entrega(evento.tipo())) continue;
-          String set = firma.firmar(evento.claims(issuer, flujo.aud(), cuando.getEpochSecond()));
-          entregas.add(new Flujos.Entrega(flujo.id(), evento.jti(), evento.tipo(), set));
+          String claims = evento.claims(issuer, flujo.aud(), cuando.getEpochSecond()).encode();
+          entregas.add(new Flujos.Entrega(flujo.id(), evento.jti(), evento.tipo(), claims));
         }
       }
       return flujos.encolar(idAlerta, entregas).onSuccess(x -> {
