@@ -5,6 +5,7 @@ import ccp.app.TokenCommand;
 import ccp.carga.CargaPedidos;
 import ccp.carga.CargaSesiones;
 import ccp.carga.CargaSobrecarga;
+import ccp.experimento.Experimento;
 import ccp.lab.Lab;
 import ccp.lab.LabInstancia;
 import ccp.platform.cli.Cli;
@@ -12,7 +13,7 @@ import ccp.platform.cli.Cli;
 /**
  * The laptop jar's entry point: the production commands ({@code run}, {@code token}) with the embedded Kafka and
  * PostgreSQL for whatever the configuration leaves unset, plus {@code infra} (those servers alone, for several role
- * processes), the critical-section {@code lab} and the {@code carga-*} load drivers.
+ * processes), the critical-section {@code lab}, the {@code carga-*} load drivers and {@code experimento} (the load and checks of bin/experiment).
  */
 public final class Laptop {
 
@@ -20,6 +21,6 @@ public final class Laptop {
 
   public static void main(String[] args) {
     Cli.main(args, new RunCommand(Embedded.SERVERS), new TokenCommand(), new InfraCommand(), new Lab(), new LabInstancia(),
-      new CargaSesiones(), new CargaPedidos(), new CargaSobrecarga());
+      new CargaSesiones(), new CargaPedidos(), new CargaSobrecarga(), new Experimento());
   }
 }
