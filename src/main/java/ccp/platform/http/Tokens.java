@@ -2,6 +2,7 @@ package ccp.platform.http;
 
 import ccp.platform.config.ConfigException;
 import ccp.platform.config.Settings;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -227,9 +228,9 @@ public final class Tokens {
         if (!(err instanceof NoSuchKeyIdException)) return Future.failedFuture(err);
         // A key id the issuer's set lacks: the warm-up's, while it is open, or a key the issuer rotated in.
         return open == null
-          ? refresh().transform(ignored -> auth.authenticate(credentials)).map(user -> new Signed(user, null))
+          ? refresh().transform(read -> again(read, credentials)).map(user -> new Signed(user, null))
           : open.verifier.authenticate(credentials).map(user -> new Signed(user, open))
-            .recover(notWarmUp -> refresh().transform(ignored -> auth.authenticate(credentials)).map(user -> new Signed(user, null)));
+            .recover(notWarmUp -> refresh().transform(read -> again(read, credentials)).map(user -> new Signed(user, null)));
       })
       .recover(err -> err instanceof KeySetRereads.Deferred ? Future.failedFuture(err) : Future.failedFuture(describe(err)))
       .compose(signed -> {
@@ -253,6 +254,14 @@ public final class Tokens {
   }
 
   private record Signed(User user, WarmUpKey by) {}
+
+  /**
+   * The token checked again after a re-read of the set; a re-read the bound deferred defers the token too. A re-read
+   * that failed leaves the keys as they were: the token is checked against them.
+   */
+  private Future<User> again(AsyncResult<Void> read, TokenCredentials credentials) {
+    return read.cause() instanceof KeySetRereads.Deferred deferred ? Future.failedFuture(deferred) : auth.authenticate(credentials);
+  }
 
   static String describe(Throwable err) {
     if (err instanceof NoSuchKeyIdException) return "token is not signed by a key of the issuer (unknown alg or kid)";
