@@ -1,6 +1,7 @@
 package ccp.seguridad;
 
 import ccp.platform.http.ApiErrors;
+import ccp.platform.http.KeySetRereads;
 import ccp.seguridad.ssf.ClavesEmisor;
 import ccp.seguridad.ssf.RechazoSet;
 import ccp.seguridad.ssf.SsfConfig;
@@ -90,7 +91,8 @@ final class ReceptorSenales {
       } else {
         // Not the SET's fault (the provider's keys, the database or the broker did not answer): the transmitter retries.
         LOG.warn("SET not processed, answered 503: {}", err.toString());
-        ctx.response().putHeader("Retry-After", "1");
+        ctx.response().putHeader("Retry-After",
+          err instanceof KeySetRereads.Deferred deferred ? String.valueOf(deferred.retryAfterSeconds()) : "1");
         ApiErrors.send(ctx, 503, "unavailable", "the SET could not be processed now; retry");
       }
     });

@@ -3,6 +3,7 @@ package ccp.seguridad;
 import ccp.app.Role;
 import ccp.platform.config.Settings;
 import ccp.platform.http.Jwks;
+import ccp.platform.http.KeySetRereads;
 import ccp.seguridad.ssf.TiposEvento;
 import ccp.support.Db;
 import ccp.support.Http;
@@ -15,7 +16,9 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.auth.impl.jose.JWK;
 import io.vertx.ext.auth.impl.jose.JWS;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -43,6 +46,8 @@ class ReceptorSsfTest {
 
   private static Vertx idpVertx;
   private static JsonObject clave;
+  /** The provider's JWK Set as it publishes it now; a test rotates keys by replacing it. */
+  private static volatile JsonObject publicadas;
   private static RunningApp servicios;
   private static RunningApp puerta1;
   private static RunningApp puerta2;
@@ -53,9 +58,9 @@ class ReceptorSsfTest {
   static void start() throws Exception {
     clave = Jwks.generateRs256("idp-1");
     idpVertx = Vertx.vertx();
-    JsonObject jwks = new JsonObject().put("keys", new JsonArray().add(Jwks.publicPart(clave)));
+    publicadas = new JsonObject().put("keys", new JsonArray().add(Jwks.publicPart(clave)));
     HttpServer idp = idpVertx.createHttpServer().requestHandler(request -> request.response()
-      .putHeader("Content-Type", "application/json").end(jwks.encode())).listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
+      .putHeader("Content-Type", "application/json").end(publicadas.encode())).listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
     cluster = SharedInfra.settings(Map.of("ssf.receptor.jwks-url", "http://127.0.0.1:" + idp.actualPort() + "/jwks",
       "ssf.receptor.issuer", PROVEEDOR, "ssf.receptor.audience", AUDIENCIA));
     servicios = RunningApp.start(cluster, Set.of(Role.GESTOR, Role.SEGURIDAD, Role.PEDIDOS));
@@ -163,7 +168,10 @@ class ReceptorSsfTest {
     JsonObject claveDesconocida = Jwks.generateRs256("intruso");
     // A signature that does not verify: invalid_key, as the OpenID SSF conformance suite expects (RFC 8935 §2.4).
     assertRechazado(set(otraClaveMismoKid, PROVEEDOR, AUDIENCIA, TiposEvento.SESION_REVOCADA, opaco(actor)), "invalid_key");
-    assertRechazado(set(claveDesconocida, PROVEEDOR, AUDIENCIA, TiposEvento.SESION_REVOCADA, opaco(actor)), "invalid_key");
+    // A key the provider does not publish even after the set is read again; a 503 is the re-read's bound (claveRotada).
+    String sinClave = set(claveDesconocida, PROVEEDOR, AUDIENCIA, TiposEvento.SESION_REVOCADA, opaco(actor));
+    assertRechazado(Awaitility.await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(500))
+      .until(() -> enviar(puerta1, sinClave), r -> r.status() != 503), "invalid_key");
     assertRechazado(set(clave, "https://otro.example.test", AUDIENCIA, TiposEvento.SESION_REVOCADA, opaco(actor)), "invalid_issuer");
     assertRechazado(set(clave, PROVEEDOR, "otra-audiencia", TiposEvento.SESION_REVOCADA, opaco(actor)), "invalid_audience");
     assertRechazado(set(clave, PROVEEDOR, AUDIENCIA, "https://schemas.openid.net/secevent/caep/event-type/token-claims-change",
@@ -183,6 +191,57 @@ class ReceptorSsfTest {
 
     assertThat(leer(puerta1, actor).status()).as("nothing revoked").isEqualTo(404);
     assertThat(Db.count(cluster, "SELECT count(*) FROM seguridad.ssf_recibidos WHERE actor = ?", actor)).isZero();
+  }
+
+  @Test
+  @DisplayName("the provider rotates its key: the next SET, signed with the new key, is accepted at once (its key set read "
+    + "again); a second rotation within the re-read's bound is answered 503 with Retry-After, never a final 400, then accepted")
+  void claveRotada() {
+    String antes = Db.newActor(cluster, "VENDEDOR");
+    assertThat(enviar(puerta1, set(clave, PROVEEDOR, AUDIENCIA, TiposEvento.SESION_REVOCADA, opaco(antes))).status())
+      .as("the provider's keys are read").isEqualTo(202);
+
+    JsonObject nueva = publicar(Jwks.generateRs256("idp-rotada-" + UUID.randomUUID()));
+    String actor = Db.newActor(cluster, "VENDEDOR");
+    String set = set(nueva, PROVEEDOR, AUDIENCIA, TiposEvento.SESION_REVOCADA, opaco(actor));
+    // Another test of this class may have spent the bound a moment ago: a transmitter asks again after a 503.
+    Http.Response respuesta = Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> enviar(puerta1, set), r -> r.status() != 503);
+    assertThat(respuesta.status()).as(respuesta.body()).isEqualTo(202);
+    assertThat(leer(puerta2, actor).status()).isEqualTo(403);
+
+    // Two rotations back to back: the second SET's key is new too, but the set was read for the first one a moment
+    // ago, so the bound holds it: 503 with Retry-After, and accepted once the bound lets the set be read again.
+    JsonObject otra = Jwks.generateRs256("idp-rotada-" + UUID.randomUUID());
+    JsonObject tercera = Jwks.generateRs256("idp-rotada-" + UUID.randomUUID());
+    String segundo = Db.newActor(cluster, "VENDEDOR");
+    String tercero = Db.newActor(cluster, "VENDEDOR");
+    String otroSet = set(otra, PROVEEDOR, AUDIENCIA, TiposEvento.SESION_REVOCADA, opaco(segundo));
+    String tercerSet = set(tercera, PROVEEDOR, AUDIENCIA, TiposEvento.SESION_REVOCADA, opaco(tercero));
+    publicar(otra);
+    long inicio = System.nanoTime();
+    Http.Response primera = enviar(puerta1, otroSet);
+    publicar(tercera);
+    Http.Response aplazada = enviar(puerta1, tercerSet);
+    long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - inicio);
+    assertThat(primera.status()).as(primera.body()).isIn(202, 503);
+    Assumptions.assumeTrue(ms < KeySetRereads.MIN_INTERVAL_MS - 1_000, "two requests took " + ms + " ms: the machine is too loaded to hold the bound");
+    assertThat(aplazada.status()).as(aplazada.body()).isEqualTo(503);
+    assertThat(Integer.parseInt(aplazada.header("Retry-After"))).isBetween(1, (int) (KeySetRereads.MIN_INTERVAL_MS / 1000));
+    for (String pendiente : List.of(otroSet, tercerSet)) {
+      Http.Response luego = Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(500))
+        .until(() -> enviar(puerta1, pendiente), r -> r.status() != 503);
+      assertThat(luego.status()).as("never a final 400: " + luego.body()).isIn(202, 400);
+      if (luego.status() == 400) assertThat(luego.json().getString("description")).contains("already received");
+    }
+    assertThat(leer(puerta1, segundo).status()).isEqualTo(403);
+    assertThat(leer(puerta2, tercero).status()).isEqualTo(403);
+  }
+
+  /** The provider publishes {@code key} beside the ones it has, and signs with it from now on. */
+  private static JsonObject publicar(JsonObject key) {
+    JsonArray keys = publicadas.getJsonArray("keys").copy().add(Jwks.publicPart(key));
+    publicadas = new JsonObject().put("keys", keys);
+    return key;
   }
 
   @Test
@@ -207,7 +266,10 @@ class ReceptorSsfTest {
   }
 
   private static void assertRechazado(String set, String err) {
-    Http.Response respuesta = enviar(puerta1, set);
+    assertRechazado(enviar(puerta1, set), err);
+  }
+
+  private static void assertRechazado(Http.Response respuesta, String err) {
     assertThat(respuesta.status()).as(respuesta.body()).isEqualTo(400);
     assertThat(respuesta.json().getString("err")).as(respuesta.body()).isEqualTo(err);
     assertThat(respuesta.json().getString("description")).isNotBlank();

@@ -4,6 +4,7 @@ import io.vertx.core.json.JsonObject;
 
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -16,9 +17,14 @@ public final class Http {
 
   private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  public record Response(int status, String body) {
+  public record Response(int status, String body, HttpHeaders headers) {
     public JsonObject json() {
       return new JsonObject(body);
+    }
+
+    /** The header's first value, or null. */
+    public String header(String name) {
+      return headers.firstValue(name).orElse(null);
     }
   }
 
@@ -64,7 +70,7 @@ public final class Http {
     try {
       HttpResponse<String> response = CLIENT.sendAsync(builder.build(), HttpResponse.BodyHandlers.ofString())
         .get(30, TimeUnit.SECONDS);
-      return new Response(response.statusCode(), response.body());
+      return new Response(response.statusCode(), response.body(), response.headers());
     } catch (ExecutionException e) {
       throw new IllegalStateException(e.getCause());
     } catch (TimeoutException e) {

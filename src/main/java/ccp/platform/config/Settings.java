@@ -6,8 +6,10 @@ import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
 
@@ -70,6 +72,7 @@ public final class Settings {
     integer("http.admission-delay-ms", 0, 10_000);
     integer("http.admission-admin-limit", 1, 100_000);
     integer("health.event-loop-deadline-ms", 100, 600_000);
+    integer(PuertosDesplazados.OFFSET, 0, 55_000);
     integer("management.port", 0, 65535);
     integer("gateway.port", 0, 65535);
     integer("gestor.port", 0, 65535);
@@ -148,6 +151,7 @@ public final class Settings {
    */
   public static Settings from(JsonObject defaults, Map<String, String> env) {
     JsonObject merged = new JsonObject();
+    Set<String> fromEnv = new HashSet<>();
     for (String key : defaults.fieldNames()) {
       if (!RULES.containsKey(key)) {
         throw new ConfigException("unknown configuration key '" + key + "' (valid: " + String.join(", ", RULES.keySet()) + ")");
@@ -158,7 +162,9 @@ public final class Settings {
       if (!e.getKey().startsWith("CCP_")) continue;
       String key = keyOfEnv(e.getKey());
       merged.put(key, parse(key, e.getValue(), e.getKey()));
+      fromEnv.add(key);
     }
+    PuertosDesplazados.aplicar(defaults, fromEnv, merged);
     for (Map.Entry<String, Rule> e : RULES.entrySet()) {
       String key = e.getKey();
       Object value = merged.getValue(key);

@@ -2,6 +2,7 @@ package ccp.platform.http;
 
 import ccp.platform.config.ConfigException;
 import ccp.platform.config.Settings;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -24,20 +25,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Bearer tokens (JWT) of the App, signed by the identity provider with a key of its JWK Set ({@code jwt.jwks-url}): the
  * subject is the actor, the {@code perfil} claim the profile the issuer stated. A token must name the issuer and the
  * audience, carry {@code exp} and {@code iat}, and live at most {@code jwt.max-ttl-minutes}; the answer to a bad token
- * names what is wrong. The JWK Set is read at start (no usable key: no start) and again when a token names a key id it
- * does not hold (the issuer rotated its keys), at most once per {@link #REFRESH_INTERVAL_MS}.
+ * names what is wrong. The JWK Set is read at start (no usable key: no start) and again at once when a token names a
+ * key id it does not hold (the issuer rotated its keys), within the bound of {@link KeySetRereads}: a token that meets
+ * the bound is answered 503 with {@code Retry-After}, not 401.
  */
 public final class Tokens {
 
   private static final Logger LOG = LoggerFactory.getLogger(Tokens.class);
   private static final int VERIFIED_CACHE_SIZE = 4096;
-  static final long REFRESH_INTERVAL_MS = 30_000;
   private static final java.util.regex.Pattern SUBJECT = java.util.regex.Pattern.compile("[A-Za-z0-9_.@-]{1,128}");
 
   /**
@@ -56,10 +56,9 @@ public final class Tokens {
   private final long timeoutMs;
   private volatile JWTAuth auth;
   private volatile WarmUpKey warmUp;
-  /** The context that decides the JWK Set's re-reads; {@link #refreshing} and {@link #refreshedAt} are its own. */
+  /** The context that decides the JWK Set's re-reads; {@link #rereads} is its own. */
   private final Context home;
-  private Future<Void> refreshing;
-  private long refreshedAt;
+  private final KeySetRereads rereads = new KeySetRereads();
 
   private Tokens(Vertx vertx, JwtConfig config, WebClient client, long timeoutMs) {
     this.vertx = vertx;
@@ -100,25 +99,16 @@ public final class Tokens {
   }
 
   /**
-   * The JWK Set again, unless it was read less than {@link #REFRESH_INTERVAL_MS} ago: then that read's outcome. Every
-   * verticle of the process shares this verifier, so the read is decided on one context, the verifier's own
-   * ({@code home}), and its outcome handed back on the caller's: no lock, and the caller's handlers stay on its thread.
+   * The JWK Set again, within the bound of {@link KeySetRereads}. Every verticle of the process shares this verifier, so
+   * the read is decided on one context, the verifier's own ({@code home}), and its outcome handed back on the caller's:
+   * no lock, and the caller's handlers stay on its thread.
    */
   private Future<Void> refresh() {
     Context caller = vertx.getOrCreateContext();
     Promise<Void> outcome = Promise.promise();
-    home.runOnContext(ignored -> refreshAtHome().onComplete(ar -> caller.runOnContext(again -> outcome.handle(ar))));
+    home.runOnContext(ignored -> rereads.reread(() -> load().onFailure(err -> LOG.warn("JWK Set refresh failed: {}", err.getMessage())))
+      .onComplete(ar -> caller.runOnContext(again -> outcome.handle(ar))));
     return outcome.future();
-  }
-
-  /** On {@code home} only. */
-  private Future<Void> refreshAtHome() {
-    long now = System.nanoTime();
-    if (refreshing == null || now - refreshedAt >= TimeUnit.MILLISECONDS.toNanos(REFRESH_INTERVAL_MS)) {
-      refreshedAt = now;
-      refreshing = load().onFailure(err -> LOG.warn("JWK Set refresh failed: {}", err.getMessage()));
-    }
-    return refreshing;
   }
 
   /**
@@ -136,7 +126,9 @@ public final class Tokens {
         : verify(authorization).map(again -> {
           verified.put(authorization, again);
           return (Vigencia.Rechazo) null;
-        }).otherwise(err -> new Vigencia.Rechazo(401, "unauthorized", err.getMessage()));
+        }).otherwise(err -> err instanceof KeySetRereads.Deferred
+          ? new Vigencia.Rechazo(503, "unavailable", err.getMessage())
+          : new Vigencia.Rechazo(401, "unauthorized", err.getMessage()));
       Verified known = vigente(verified, authorization);
       if (known != null) {
         known.actor().attachTo(ctx);
@@ -150,6 +142,9 @@ public final class Tokens {
           ar.result().actor().attachTo(ctx);
           Vigencia.agregar(ctx, revision);
           ctx.next();
+        } else if (ar.cause() instanceof KeySetRereads.Deferred deferred) {
+          ctx.response().putHeader("Retry-After", String.valueOf(deferred.retryAfterSeconds()));
+          ApiErrors.send(ctx, 503, "unavailable", deferred.getMessage());
         } else {
           ApiErrors.send(ctx, 401, "unauthorized", ar.cause().getMessage());
         }
@@ -233,11 +228,11 @@ public final class Tokens {
         if (!(err instanceof NoSuchKeyIdException)) return Future.failedFuture(err);
         // A key id the issuer's set lacks: the warm-up's, while it is open, or a key the issuer rotated in.
         return open == null
-          ? refresh().transform(ignored -> auth.authenticate(credentials)).map(user -> new Signed(user, null))
+          ? refresh().transform(read -> again(read, credentials)).map(user -> new Signed(user, null))
           : open.verifier.authenticate(credentials).map(user -> new Signed(user, open))
-            .recover(notWarmUp -> refresh().transform(ignored -> auth.authenticate(credentials)).map(user -> new Signed(user, null)));
+            .recover(notWarmUp -> refresh().transform(read -> again(read, credentials)).map(user -> new Signed(user, null)));
       })
-      .recover(err -> Future.failedFuture(describe(err)))
+      .recover(err -> err instanceof KeySetRereads.Deferred ? Future.failedFuture(err) : Future.failedFuture(describe(err)))
       .compose(signed -> {
         User user = signed.user();
         // The decoded claims are the user's attributes (root claim "accessToken"), not its principal.
@@ -259,6 +254,14 @@ public final class Tokens {
   }
 
   private record Signed(User user, WarmUpKey by) {}
+
+  /**
+   * The token checked again after a re-read of the set; a re-read the bound deferred defers the token too. A re-read
+   * that failed leaves the keys as they were: the token is checked against them.
+   */
+  private Future<User> again(AsyncResult<Void> read, TokenCredentials credentials) {
+    return read.cause() instanceof KeySetRereads.Deferred deferred ? Future.failedFuture(deferred) : auth.authenticate(credentials);
+  }
 
   static String describe(Throwable err) {
     if (err instanceof NoSuchKeyIdException) return "token is not signed by a key of the issuer (unknown alg or kid)";

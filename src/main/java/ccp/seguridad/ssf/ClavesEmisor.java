@@ -1,6 +1,7 @@
 package ccp.seguridad.ssf;
 
 import ccp.platform.http.Jwks;
+import ccp.platform.http.KeySetRereads;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -16,9 +17,9 @@ import java.util.List;
 
 /**
  * The identity provider's signing keys, read from its JWK Set, and the signature check of its SETs. A SET signed by a
- * key not yet known reads the set again (a rotation), at most once per {@link #RELECTURA_MS}; and the set is read again
- * once it is {@link #VIGENCIA_MS} old, so a key the provider withdrew stops being trusted. Reads are never closer than
- * {@link #RELECTURA_MS}, however many SETs arrive: an unauthenticated sender cannot make us hammer the provider.
+ * key not yet known reads the set again at once (a rotation), within the bound of {@link KeySetRereads}: while it
+ * holds, the SET fails with {@link KeySetRereads.Deferred}, answered 503 with {@code Retry-After}, never a final 400.
+ * The set is also read again once it is {@link #VIGENCIA_MS} old, so a key the provider withdrew stops being trusted.
  * Confined to the verticle that serves the receiver: no lock.
  */
 public final class ClavesEmisor {
@@ -32,6 +33,7 @@ public final class ClavesEmisor {
   private final long timeoutMs;
   private JWT jwt;
   private long leidasEn;
+  private final KeySetRereads relecturas = new KeySetRereads();
 
   public ClavesEmisor(Vertx vertx, String url, long timeoutMs) {
     this.client = WebClient.create(vertx);
@@ -49,8 +51,8 @@ public final class ClavesEmisor {
       claves = edad < VIGENCIA_MS ? Future.succeededFuture() : leer().recover(err -> Future.succeededFuture());
     }
     return claves.compose(x -> decodificar(token)).recover(err -> {
-      if (!(err instanceof NoSuchKeyIdException) || System.currentTimeMillis() - leidasEn < RELECTURA_MS) return Future.failedFuture(rechazo(err));
-      return leer().compose(x -> decodificar(token)).recover(again -> Future.failedFuture(rechazo(again)));
+      if (!(err instanceof NoSuchKeyIdException)) return Future.failedFuture(rechazo(err));
+      return relecturas.reread(this::leer).compose(x -> decodificar(token)).recover(again -> Future.failedFuture(rechazo(again)));
     });
   }
 

@@ -66,4 +66,31 @@ class SettingsTest {
     assertThatThrownBy(() -> Settings.from(file.copy().put("pg.port", "5432"), Map.of()))
       .hasMessageContaining("pg.port='5432' is invalid");
   }
+
+  @Test
+  @DisplayName("CCP_PORTS_OFFSET moves every port of the all-in-one; the role URLs and ssf.issuer follow their ports unless set")
+  void puertosDesplazados() throws Exception {
+    Settings settings = Settings.from(file(), Map.of("CCP_PORTS_OFFSET", "1000", "CCP_CADENA_PORT", "7000",
+      "CCP_INVENTARIO_URL", "http://inventario.example.test:8085"));
+    assertThat(settings.integer("gateway.port")).isEqualTo(9080);
+    assertThat(settings.integer("management.port")).isEqualTo(10090);
+    assertThat(settings.integer("infra.kafka-port")).isEqualTo(20092);
+    assertThat(settings.integer("infra.pg-port")).isEqualTo(16432);
+    assertThat(settings.integer("infra.issuer-port")).isEqualTo(20093);
+    assertThat(settings.integer("pg.port")).as("an external PostgreSQL's port does not move").isEqualTo(5432);
+    assertThat(settings.integer("cadena.port")).as("a port set itself").isEqualTo(7000);
+    assertThat(settings.text("gestor.url")).isEqualTo("http://127.0.0.1:9081");
+    assertThat(settings.text("seguridad.url")).isEqualTo("http://127.0.0.1:9082");
+    assertThat(settings.text("pedidos.url")).isEqualTo("http://127.0.0.1:9083");
+    assertThat(settings.text("cadena.url")).as("follows the port set").isEqualTo("http://127.0.0.1:7000");
+    assertThat(settings.text("inventario.url")).as("a URL set itself").isEqualTo("http://inventario.example.test:8085");
+    assertThat(settings.text("ssf.issuer")).isEqualTo("http://127.0.0.1:9080");
+
+    Settings sinDesplazar = Settings.from(file(), Map.of("CCP_GESTOR_PORT", "18081", "CCP_GATEWAY_PORT", "18080"));
+    assertThat(sinDesplazar.text("gestor.url")).as("a role's port moved alone takes its URL along").isEqualTo("http://127.0.0.1:18081");
+    assertThat(sinDesplazar.text("ssf.issuer")).isEqualTo("http://127.0.0.1:18080");
+    assertThat(sinDesplazar.text("pedidos.url")).isEqualTo("http://127.0.0.1:8083");
+    assertThatThrownBy(() -> Settings.from(file(), Map.of("CCP_PORTS_OFFSET", "50000")))
+      .hasMessageContaining("ports.offset=50000 moves infra.kafka-port (19092) past 65535");
+  }
 }
