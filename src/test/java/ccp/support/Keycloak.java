@@ -6,7 +6,6 @@ import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.CookieManager;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -224,8 +223,7 @@ public final class Keycloak {
    * is not followed, its code is exchanged here. The token endpoint's answer.
    */
   public JsonObject signIn(String clientId, String redirectUri, String username, String password) {
-    HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).followRedirects(HttpClient.Redirect.NEVER)
-      .connectTimeout(Duration.ofSeconds(5)).build();
+    HttpClient browser = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(5)).build();
     String verifier = Base64.getUrlEncoder().withoutPadding().encodeToString((UUID.randomUUID() + "-" + UUID.randomUUID())
       .getBytes(StandardCharsets.US_ASCII));
     String challenge;
@@ -243,14 +241,17 @@ public final class Keycloak {
     if (page.statusCode() != 200 || !action.find()) {
       throw new IllegalStateException("no login form at " + authorize + " (" + page.statusCode() + "): " + page.body());
     }
+    // The login session's cookies, sent back as a browser would (they are marked Secure, which Java's cookie store
+    // keeps from a plain http request).
+    String cookies = page.headers().allValues("Set-Cookie").stream().map(c -> c.split(";", 2)[0]).collect(Collectors.joining("; "));
     HttpResponse<String> answer = send(browser, HttpRequest.newBuilder(URI.create(action.group(1).replace("&amp;", "&")))
-      .header("Content-Type", "application/x-www-form-urlencoded")
+      .header("Content-Type", "application/x-www-form-urlencoded").header("Cookie", cookies)
       .POST(HttpRequest.BodyPublishers.ofString(form(Map.of("username", username, "password", password, "credentialId", "")))));
     String location = answer.headers().firstValue("Location").orElse("");
     Matcher code = CODE.matcher(location);
     if (answer.statusCode() != 302 || !location.startsWith(redirectUri) || !code.find()) {
       throw new IllegalStateException("the sign-in of " + username + " did not come back with a code (" + answer.statusCode()
-        + " " + location + ")");
+        + " " + location + "): " + answer.body());
     }
     return tokenResponse(realmUrl() + "/protocol/openid-connect/token", Map.of("grant_type", "authorization_code",
       "client_id", clientId, "redirect_uri", redirectUri, "code", URLDecoder.decode(code.group(1), StandardCharsets.UTF_8),
