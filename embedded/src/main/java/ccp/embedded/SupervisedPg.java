@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutionException;
  * {@value #MAX_BACKOFF_MS} ms: a crashed server's backends may hold its shared memory for a moment). PostgreSQL's own
  * crash recovery replays its WAL: every commit acknowledged before the crash is there after the restart. The state
  * ({@code current}) is the supervisor thread's while it runs; {@link #close} stops that thread first, then the server.
+ * Nothing is restarted once the JVM is exiting.
  */
 public final class SupervisedPg implements AutoCloseable {
 
@@ -40,6 +41,9 @@ public final class SupervisedPg implements AutoCloseable {
     this.supervisor = new Thread(this::supervise, "embedded-pg-supervisor");
     supervisor.setDaemon(true);
     supervisor.start();
+    // At the JVM's exit the library's own hook stops the server, maybe before this is closed: that is no crash, and a
+    // server started then would outlive the process.
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> closed = true, "embedded-pg-supervisor-exit"));
   }
 
   /** Starts the server ({@code port} 0: a free one, kept for every restart) and its supervisor. */
@@ -78,6 +82,7 @@ public final class SupervisedPg implements AutoCloseable {
     long began = System.nanoTime();
     while (true) {
       Thread.sleep(backoff);
+      if (closed) throw new InterruptedException("closed while restarting");
       try {
         EmbeddedPg started = starter.start(port);
         LOG.warn("The embedded PostgreSQL on port {} is back after {} ms", port, (System.nanoTime() - began) / 1_000_000);
