@@ -109,7 +109,10 @@ public final class Liderazgo {
     if (stopped) return Future.succeededFuture();
     if (lider) return confirmar();
     intento = conectar().compose(conn -> conn.preparedQuery("SELECT pg_try_advisory_lock($1) AS lider").execute(Tuple.of(key))
-      .compose(rows -> rows.iterator().next().getBoolean("lider") ? acotar(conn).compose(x -> ganar()) : Future.succeededFuture()));
+      .compose(rows -> rows.iterator().next().getBoolean("lider")
+        // Unbounded, the lock is not kept: its connection goes, and with it the lock.
+        ? acotar(conn).recover(err -> dejar().compose(x -> Future.failedFuture(err))).compose(x -> ganar())
+        : Future.succeededFuture()));
     return intento;
   }
 
