@@ -1,11 +1,11 @@
-// ASR board (any profile): the four ASRs' p50 and p99 against their budgets over the last minutes, drawn on canvases
+// ASR board (any profile): the four ASRs' (and ASR-3+4's joint budget) p50 and p99 against their budgets over the last minutes, drawn on canvases
 // from the gateway's last 5 minutes (GET /v1/metricas/historia), then a sample of GET /v1/metricas every 2 s;
 // throughput from two samples; consumer lag per group; the Bandeja's open count.
 import { el } from './dom.js';
 
 const CADA_MS = 2000;
 const VENTANA = 150; // 5 minutes of samples
-const NOMBRES = { asr1: 'ASR-1 sesión → alerta', asr2: 'ASR-2 escritura → reacción', asr3: 'ASR-3 etapa detenida → señal', asr4: 'ASR-4 reintento → confirmada' };
+const NOMBRES = { asr1: 'ASR-1 sesión → alerta', asr2: 'ASR-2 escritura → reacción', asr3: 'ASR-3 etapa detenida → señal', asr4: 'ASR-4 reintento → confirmada o en la Bandeja', asr34: 'ASR-3+4 etapa detenida → en la Bandeja' };
 
 export function paginaAsr(vista, { llamar, mostrarError }) {
   const muestras = [];

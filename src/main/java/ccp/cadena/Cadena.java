@@ -36,8 +36,8 @@ public final class Cadena {
       role.deploy(() -> new ControladorCadena(role, config), 1),
       role.deploy(() -> new ConsumidorMensajes(role, config), 1),
       role.deploy(() -> new Reanudador(role, config), 1),
-      role.deploy(() -> ConsumidorBandeja.escaladas(role), 1),
-      role.deploy(() -> ConsumidorBandeja.fallidos(role), 1),
+      role.deploy(() -> ConsumidorBandeja.escaladas(role, config), 1),
+      role.deploy(() -> ConsumidorBandeja.fallidos(role, config), 1),
       role.deploy(() -> new ServidorBandeja(role, config), 1),
       role.deploy(() -> new Logistica(role, config.loteMax()), 1)
     )).mapEmpty();

@@ -6,17 +6,16 @@ import ccp.platform.kafka.Priority;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.Topics;
-import ccp.platform.metrics.AsrTimers;
 import ccp.platform.role.RoleContext;
-import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * Reanudador (R6–R11): takes a retry signal from {@code cola.reintentos}, moves the stage to EN_REINTENTO with a new
@@ -34,7 +33,6 @@ final class Reanudador extends ConsumerVerticle {
   private final CadenaConfig config;
   private RepositorioCadena cadenas;
   private PublicadorComandos comandos;
-  private Timer asr4;
   private PeriodicTask chequeo;
 
   Reanudador(RoleContext role, CadenaConfig config) {
@@ -47,7 +45,6 @@ final class Reanudador extends ConsumerVerticle {
   protected void prepare() {
     cadenas = new RepositorioCadena(role.sql());
     comandos = new PublicadorComandos(publisher());
-    asr4 = AsrTimers.asr4(role.registry(), config.asr4Budget());
     long espera = config.esperaReintentoMs();
     chequeo = PeriodicTask.every(vertx, Math.max(50, Math.min(500, espera / 4)), "Escalation check", this::escalarVencidos);
   }
@@ -75,31 +72,37 @@ final class Reanudador extends ConsumerVerticle {
       : comandos.ejecutar(pedido, etapa, reintento.get().intento(), reintento.get().lineas()));
   }
 
-  /** R9, then the escalations whose event is not acknowledged yet (this process or another died before): published again. */
+  /**
+   * R9, then the escalations whose event is not acknowledged yet (this process or another died before): published
+   * again. Each a page ({@link RegistroSenales#PAGINA}) at a time until one is short: no cap per check.
+   */
   private Future<Void> escalarVencidos() {
-    return cadenas.escalarVencidas()
-      .compose(this::publicar)
-      .compose(x -> cadenas.escaladasSinPublicar())
-      .compose(this::publicar);
+    return porPaginas(cadenas::escalarVencidas).compose(x -> porPaginas(cadenas::escaladasSinPublicar));
+  }
+
+  private Future<Void> porPaginas(Supplier<Future<List<RepositorioCadena.Escalada>>> pagina) {
+    return pagina.get().compose(escaladas -> publicar(escaladas)
+      .compose(x -> escaladas.size() < RegistroSenales.PAGINA ? Future.succeededFuture() : porPaginas(pagina)));
   }
 
   /**
-   * R9: {@code cadena.escalada}, key pedido. ASR-4 ends here for the retries nobody confirmed, once the broker has
-   * acknowledged the escalation (R6 to R11: from there it is on its way to the Bandeja), not at the commit. One
-   * published late (its first publish failed, or its process died) is measured then: that is how long it took.
+   * R9: {@code cadena.escalada}, key pedido, marked acknowledged in one statement. ASR-4 for the retries nobody
+   * confirmed ends further on, when the Bandeja holds the item (R11, {@link ConsumidorBandeja}): the event carries when
+   * the stopped attempt and its retry began.
    */
   private Future<Void> publicar(List<RepositorioCadena.Escalada> escaladas) {
     return Future.all(escaladas.stream().map(e -> {
       JsonObject data = new JsonObject().put("pedido", e.pedido().toString()).put("etapa", e.etapa().name())
-        .put("intento", e.intento()).put("motivo", "sin confirmación tras el reintento");
+        .put("intento", e.intento()).put("motivo", "sin confirmación tras el reintento")
+        .put("en_curso_desde", texto(e.enCursoDesde())).put("reintento_desde", texto(e.reintentoDesde()));
       String id = "ESCALADA:" + e.pedido() + ":" + e.etapa().name() + ":" + e.intento();
       Envelope escalada = new Envelope(UUID.nameUUIDFromBytes(id.getBytes(StandardCharsets.UTF_8)).toString(),
         EventTypes.ESCALADA, "/cadena/reanudador", Instant.now(), e.pedido().toString(), data);
-      return publisher().publish(Topics.CADENA_ESCALADA, e.pedido().toString(), escalada)
-        .onSuccess(ack -> {
-          if (e.reintentoDesde() != null) asr4.record(Duration.between(e.reintentoDesde().toInstant(), Instant.now()));
-        })
-        .compose(ack -> cadenas.escaladaPublicada(e.pedido(), e.etapa()));
-    }).toList()).mapEmpty();
+      return publisher().publish(Topics.CADENA_ESCALADA, e.pedido().toString(), escalada).map(e);
+    }).toList()).compose(publicadas -> cadenas.escaladasPublicadas(publicadas.list()));
+  }
+
+  private static String texto(OffsetDateTime t) {
+    return t == null ? null : t.toInstant().toString();
   }
 }

@@ -54,8 +54,8 @@ final class RepositorioCadena implements RegistroSenales, CadenaDePedido {
   /** A finished order as Logística lists it, with its key in the list's order. */
   record PedidoListo(UUID pedido, OffsetDateTime recibido, JsonObject json) {}
 
-  /** An escalated stage: its last attempt and when its retry began. */
-  record Escalada(UUID pedido, Etapa etapa, int intento, OffsetDateTime reintentoDesde) {}
+  /** An escalated stage: its last attempt, when its stopped attempt began and when its retry began. */
+  record Escalada(UUID pedido, Etapa etapa, int intento, OffsetDateTime enCursoDesde, OffsetDateTime reintentoDesde) {}
 
   private final SqlClient sql;
 
@@ -127,32 +127,42 @@ final class RepositorioCadena implements RegistroSenales, CadenaDePedido {
       .map(RepositorioCadena::reintento);
   }
 
-  /** R9: escalates the retries past their wait and answers them. */
+  /** R9: escalates a page ({@link #PAGINA}) of the retries past their wait and answers them. */
   Future<List<Escalada>> escalarVencidas() {
-    return sql.preparedQuery(SqlCadena.ESCALAR).execute().map(RepositorioCadena::escaladas);
+    return sql.preparedQuery(SqlCadena.ESCALAR).execute(Tuple.of(PAGINA)).map(RepositorioCadena::escaladas);
   }
 
+  /** A page ({@link #PAGINA}) of the escalations whose event is not acknowledged yet, oldest first. */
   Future<List<Escalada>> escaladasSinPublicar() {
-    return sql.preparedQuery(SqlCadena.ESCALADAS_SIN_PUBLICAR).execute().map(RepositorioCadena::escaladas);
+    return sql.preparedQuery(SqlCadena.ESCALADAS_SIN_PUBLICAR).execute(Tuple.of(PAGINA)).map(RepositorioCadena::escaladas);
   }
 
-  Future<Void> escaladaPublicada(UUID pedido, Etapa etapa) {
-    return sql.preparedQuery(SqlCadena.ESCALADA_PUBLICADA).execute(Tuple.of(pedido, etapa.name())).mapEmpty();
+  Future<Void> escaladasPublicadas(List<Escalada> escaladas) {
+    if (escaladas.isEmpty()) return Future.succeededFuture();
+    return sql.preparedQuery(SqlCadena.ESCALADAS_PUBLICADAS).execute(Tuple.of(
+        escaladas.stream().map(Escalada::pedido).toArray(UUID[]::new),
+        escaladas.stream().map(e -> e.etapa().name()).toArray(String[]::new)))
+      .mapEmpty();
   }
 
+  /** Pages until one is short: every stage past its deadline now is signalled by this call. */
   @Override
   public Future<Void> senalarVencidas() {
-    return sql.preparedQuery(SqlSenales.SENALAR_VENCIDAS).execute().mapEmpty();
+    return sql.preparedQuery(SqlSenales.SENALAR_VENCIDAS).execute(Tuple.of(PAGINA))
+      .compose(rows -> rows.rowCount() < PAGINA ? Future.succeededFuture() : senalarVencidas());
   }
 
   @Override
   public Future<Integer> senalarSinRespuesta(Etapa etapa) {
-    return sql.preparedQuery(SqlSenales.SENALAR_SIN_RESPUESTA).execute(Tuple.of(etapa.name())).map(RowSet::rowCount);
+    return sql.preparedQuery(SqlSenales.SENALAR_SIN_RESPUESTA).execute(Tuple.of(etapa.name(), PAGINA))
+      .compose(rows -> rows.rowCount() < PAGINA
+        ? Future.succeededFuture(rows.rowCount())
+        : senalarSinRespuesta(etapa).map(mas -> rows.rowCount() + mas));
   }
 
   @Override
   public Future<List<Senal>> senalesPorPublicar() {
-    return sql.preparedQuery(SqlSenales.SENALES_POR_PUBLICAR).execute().map(rows -> {
+    return sql.preparedQuery(SqlSenales.SENALES_POR_PUBLICAR).execute(Tuple.of(PAGINA)).map(rows -> {
       List<Senal> senales = new ArrayList<>();
       for (Row row : rows) {
         senales.add(new Senal(row.getUUID("pedido"), Etapa.valueOf(row.getString("etapa")), row.getInteger("intento"),
@@ -163,9 +173,25 @@ final class RepositorioCadena implements RegistroSenales, CadenaDePedido {
   }
 
   @Override
-  public Future<Boolean> senalPublicada(Senal senal) {
-    return sql.preparedQuery(SqlSenales.SENAL_PUBLICADA).execute(Tuple.of(senal.pedido(), senal.etapa().name(), senal.intento()))
-      .map(rows -> rows.rowCount() == 1);
+  public Future<Map<Senal, OffsetDateTime>> senalesPublicadas(List<Senal> senales) {
+    if (senales.isEmpty()) return Future.succeededFuture(Map.of());
+    return sql.preparedQuery(SqlSenales.SENALES_PUBLICADAS).execute(Tuple.of(
+        senales.stream().map(Senal::pedido).toArray(UUID[]::new),
+        senales.stream().map(x -> x.etapa().name()).toArray(String[]::new),
+        senales.stream().map(Senal::intento).toArray(Integer[]::new)))
+      .map(rows -> {
+        Map<String, OffsetDateTime> marcadas = new HashMap<>();
+        for (Row row : rows) {
+          marcadas.put(row.getUUID("pedido") + ":" + row.getString("etapa") + ":" + row.getInteger("intento"),
+            row.getOffsetDateTime("publicada_en"));
+        }
+        Map<Senal, OffsetDateTime> publicadas = new HashMap<>();
+        for (Senal senal : senales) {
+          OffsetDateTime en = marcadas.get(senal.pedido() + ":" + senal.etapa().name() + ":" + senal.intento());
+          if (en != null) publicadas.put(senal, en);
+        }
+        return publicadas;
+      });
   }
 
   @Override
@@ -214,9 +240,10 @@ final class RepositorioCadena implements RegistroSenales, CadenaDePedido {
     });
   }
 
-  /** R11: files an escalation in the Bandeja once per id. */
-  Future<Void> archivarEscalada(UUID id, UUID pedido, Etapa etapa, JsonObject detalle) {
-    return sql.preparedQuery(SqlBandeja.ITEM_ESCALADA).execute(Tuple.of(id, pedido, etapa.name(), detalle)).mapEmpty();
+  /** R11: files an escalation in the Bandeja once per id; answers when it was filed, empty if it already was. */
+  Future<Optional<OffsetDateTime>> archivarEscalada(UUID id, UUID pedido, Etapa etapa, JsonObject detalle) {
+    return sql.preparedQuery(SqlBandeja.ITEM_ESCALADA).execute(Tuple.of(id, pedido, etapa.name(), detalle))
+      .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getOffsetDateTime("abierta_en")));
   }
 
   /** Files a dead letter of {@code cola.fallidos} in the Bandeja once per id. */
@@ -290,7 +317,7 @@ final class RepositorioCadena implements RegistroSenales, CadenaDePedido {
     List<Escalada> escaladas = new ArrayList<>();
     for (Row row : rows) {
       escaladas.add(new Escalada(row.getUUID("pedido"), Etapa.valueOf(row.getString("etapa")), row.getInteger("intento"),
-        row.getOffsetDateTime("reintento_desde")));
+        row.getOffsetDateTime("en_curso_desde"), row.getOffsetDateTime("reintento_desde")));
     }
     return escaladas;
   }

@@ -21,7 +21,8 @@ final class SqlBandeja {
     SELECT $1, 'ESCALADA', $2, $3, $4, CASE WHEN completada THEN 'CERRADO' ELSE 'ABIERTO' END,
            CASE WHEN completada THEN now() END, CASE WHEN completada THEN 'confirmación tardía' END
     FROM (SELECT EXISTS (SELECT 1 FROM etapa WHERE estado = 'COMPLETADA') AS completada) s
-    ON CONFLICT (id) DO NOTHING""";
+    ON CONFLICT (id) DO NOTHING
+    RETURNING abierta_en""";
 
   static final String FALLIDO = """
     INSERT INTO cadena.bandeja (id, tipo, detalle, estado) VALUES ($1, 'FALLIDO', $2, 'ABIERTO') ON CONFLICT (id) DO NOTHING""";

@@ -122,17 +122,21 @@ final class SqlCadena {
     WHERE (pedido, etapa) IN (
       SELECT e.pedido, e.etapa FROM cadena.cadena_etapa e
       JOIN cadena.cadenas c ON c.pedido = e.pedido AND c.estado = 'EN_CURSO'
-      WHERE e.estado = 'EN_REINTENTO' AND e.plazo < now() LIMIT 500)
+      WHERE e.estado = 'EN_REINTENTO' AND e.plazo < now() LIMIT $1)
     AND estado = 'EN_REINTENTO'
-    RETURNING pedido, etapa, intento, reintento_desde""";
+    RETURNING pedido, etapa, intento, en_curso_desde, reintento_desde""";
 
   /** Escalations whose event is not acknowledged yet (the process that escalated them died before). */
   static final String ESCALADAS_SIN_PUBLICAR = """
-    SELECT pedido, etapa, intento, reintento_desde FROM cadena.cadena_etapa
-    WHERE estado = 'ESCALADA' AND escalada_publicada_en IS NULL AND actualizada_en < now() - interval '2 seconds' LIMIT 500""";
+    SELECT pedido, etapa, intento, en_curso_desde, reintento_desde FROM cadena.cadena_etapa
+    WHERE estado = 'ESCALADA' AND escalada_publicada_en IS NULL AND actualizada_en < now() - interval '2 seconds'
+    ORDER BY actualizada_en LIMIT $1""";
 
-  static final String ESCALADA_PUBLICADA = """
-    UPDATE cadena.cadena_etapa SET escalada_publicada_en = now() WHERE pedido = $1 AND etapa = $2 AND escalada_publicada_en IS NULL""";
+  /** A page of acknowledged escalations marked in one statement. */
+  static final String ESCALADAS_PUBLICADAS = """
+    UPDATE cadena.cadena_etapa e SET escalada_publicada_en = now()
+    FROM unnest($1::uuid[], $2::text[]) AS p(pedido, etapa)
+    WHERE e.pedido = p.pedido AND e.etapa = p.etapa AND e.escalada_publicada_en IS NULL""";
 
   /**
    * An order's chain and its stages, in the chain's order, for the order's reader (ccp.pedidos, through the group role

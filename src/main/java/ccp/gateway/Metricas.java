@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The ASR board's sample ({@code GET /v1/metricas}, any signed-in profile): what this process's meters say now. For each
- * ASR timer ({@code asr1}…{@code asr4}, {@code AsrTimers}) its count, p50 and p99 over Micrometer's sliding window (the
+ * ASR timer ({@code asr1}…{@code asr4} and the joint {@code asr34}, {@code AsrTimers}) its count, p50 and p99 over Micrometer's sliding window (the
  * last two minutes), its budget and how many were within it; the HTTP requests and finished chains counted so far (the
  * page turns two samples into a rate); the Bandeja's open items ({@code bandeja_abiertos}, kept by the cadena role);
  * and each Kafka consumer group's largest lag, as its consumers report it ({@code records-lag-max}).
@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class Metricas {
 
-  private static final String[] ASR = {"asr1", "asr2", "asr3", "asr4"};
+  private static final String[] ASR = {"asr1", "asr2", "asr3", "asr4", "asr34"};
   private static final String LAG = "kafka.consumer:type=consumer-fetch-manager-metrics,client-id=*";
 
   private Metricas() {}

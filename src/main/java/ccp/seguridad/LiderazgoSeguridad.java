@@ -41,7 +41,7 @@ final class LiderazgoSeguridad extends VerticleBase {
   public Future<?> start() {
     liderazgo = new Liderazgo(vertx, role.db().connectOptions(), LOCK_KEY, "seguridad", this::asumir, this::retirar);
     role.health().readyWhen("seguridad", context, () -> new JsonObject().put("ready", true).put("lider", liderazgo.lider()));
-    return liderazgo.start(config.liderazgoMs());
+    return liderazgo.start(config.liderazgo());
   }
 
   @Override

@@ -34,7 +34,7 @@ final class MonitorCadena extends VerticleBase {
   public Future<?> start() {
     liderazgo = new Liderazgo(vertx, role.db().connectOptions(), LOCK_KEY, "the chain monitor", this::asumir, this::retirar);
     role.health().readyWhen("vigilancia", context, () -> new JsonObject().put("ready", true).put("lider", liderazgo.lider()));
-    liderazgo.start(config.liderazgoMs());
+    liderazgo.start(config.liderazgo());
     return Future.succeededFuture();
   }
 

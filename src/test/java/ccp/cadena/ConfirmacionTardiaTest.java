@@ -90,7 +90,7 @@ class ConfirmacionTardiaTest {
   void escalationCommitsWhileTheConfirmationWaits() {
     UUID pedido = enReintentoVencido();
     Future<Void> confirmacion = enTransaccion(
-      conexion -> conexion.query(SqlCadena.ESCALAR).execute().map(rows -> {
+      conexion -> conexion.preparedQuery(SqlCadena.ESCALAR).execute(Tuple.of(RegistroSenales.PAGINA)).map(rows -> {
         assertThat(rows.size()).as("stages escalated").isPositive();
         return (Void) null;
       }),
@@ -126,7 +126,7 @@ class ConfirmacionTardiaTest {
         assertThat(rows.iterator().next().getString("antes")).isEqualTo("ESCALADA");
         return (Void) null;
       }),
-      () -> cadenas.archivarEscalada(idItem(pedido), pedido, Etapa.FACTURACION, new JsonObject()), false);
+      () -> cadenas.archivarEscalada(idItem(pedido), pedido, Etapa.FACTURACION, new JsonObject()).mapEmpty(), false);
     archivo.timeout(WAIT.toMillis(), TimeUnit.MILLISECONDS).await();
 
     assertThat(item(pedido)).isEqualTo("CERRADO confirmación tardía");

@@ -115,7 +115,7 @@ class ConsolaApiTest {
   void metricas() {
     assertThat(Http.get(gateway + "/v1/metricas", null).status()).isEqualTo(401);
     JsonObject muestra = Http.get(gateway + "/v1/metricas", api.token(Db.newActor(servicios.settings(), "CONSULTA"))).json();
-    assertThat(muestra.getJsonObject("asr").fieldNames()).containsExactlyInAnyOrder("asr1", "asr2", "asr3", "asr4");
+    assertThat(muestra.getJsonObject("asr").fieldNames()).containsExactlyInAnyOrder("asr1", "asr2", "asr3", "asr4", "asr34");
     assertThat(muestra.containsKey("lag_por_grupo")).isTrue();
 
     String token = api.token(Db.newActor(servicios.settings(), "OPERADOR"));

@@ -52,9 +52,11 @@ public final class EmbeddedPg implements AutoCloseable {
     """;
 
   private final EmbeddedPostgres server;
+  private final Path data;
 
-  private EmbeddedPg(EmbeddedPostgres server) {
+  private EmbeddedPg(EmbeddedPostgres server, Path data) {
     this.server = server;
+    this.data = data;
   }
 
   /** What a committed transaction survives. */
@@ -100,25 +102,24 @@ public final class EmbeddedPg implements AutoCloseable {
     }
     LOG.info("Embedded PostgreSQL listening on 127.0.0.1:{}, data in {}, {}, logins {}", server.getPort(), dir.toAbsolutePath(),
       durability, access.logins().keySet());
-    return new EmbeddedPg(server);
+    return new EmbeddedPg(server, dir.resolve("data"));
   }
 
   /**
    * Stops a server that a process which died without stopping it left running on {@code data} (kill -9 of the
-   * all-in-one: pg_ctl detaches the postmaster, so it outlives the JVM). It holds the data directory's lock file and
-   * its port, so no new server could start there. A server whose process is alive — it holds the library's lock on
-   * the directory — is left alone, and the start then fails as it always did. SIGTERM is a smart shutdown: the dead
-   * process's sessions are gone, and every commit it acknowledged is kept.
+   * all-in-one or of the infra: pg_ctl detaches the postmaster, so it outlives the JVM). It holds the data directory's
+   * lock file and its port, so no new server could start there. A server whose process is alive — it holds the
+   * library's lock on the directory — is left alone, and the start then fails as it always did. SIGINT is a fast
+   * shutdown ({@code pg_ctl stop -m fast}): the sessions other processes still hold (role processes' pools) are ended
+   * rather than waited for, as a smart shutdown (SIGTERM) would, for as long as they stay connected; every commit
+   * acknowledged is kept all the same (a fast shutdown checkpoints).
    */
   private static void stopLeftBehind(Path data) throws IOException {
-    Path pidFile = data.resolve("postmaster.pid");
-    if (!Files.exists(pidFile) || heldByAnotherProcess(data.resolve("epg-lock"))) return;
-    long pid = Long.parseLong(Files.readAllLines(pidFile, StandardCharsets.US_ASCII).get(0).trim());
-    Optional<ProcessHandle> server = ProcessHandle.of(pid)
-      .filter(p -> p.info().command().map(c -> c.endsWith("/postgres")).orElse(false));
-    if (server.isEmpty()) return;
-    LOG.warn("A PostgreSQL server (pid {}) left running on {} by a process that died: stopping it", pid, data);
-    server.get().destroy();
+    Optional<ProcessHandle> server = postmaster(data);
+    if (server.isEmpty() || heldByAnotherProcess(data.resolve("epg-lock"))) return;
+    long pid = server.get().pid();
+    LOG.warn("A PostgreSQL server (pid {}) left running on {} by a process that died: stopping it (fast shutdown)", pid, data);
+    fastShutdown(pid);
     try {
       server.get().onExit().get(LEFT_BEHIND_STOP_S, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
@@ -127,6 +128,26 @@ public final class EmbeddedPg implements AutoCloseable {
     } catch (ExecutionException | TimeoutException e) {
       throw new IOException("the PostgreSQL server (pid " + pid + ") left running on " + data + " did not stop within "
         + LEFT_BEHIND_STOP_S + " s; stop it by hand", e);
+    }
+  }
+
+  /** The postmaster running on {@code data}, if its pid file names a live postgres process. */
+  static Optional<ProcessHandle> postmaster(Path data) throws IOException {
+    Path pidFile = data.resolve("postmaster.pid");
+    if (!Files.exists(pidFile)) return Optional.empty();
+    long pid = Long.parseLong(Files.readAllLines(pidFile, StandardCharsets.US_ASCII).get(0).trim());
+    return ProcessHandle.of(pid).filter(p -> p.info().command().map(c -> c.endsWith("/postgres")).orElse(false));
+  }
+
+  /** SIGINT, PostgreSQL's fast shutdown; Java's own signal is SIGTERM, the smart one. */
+  private static void fastShutdown(long pid) throws IOException {
+    try {
+      Process kill = new ProcessBuilder("kill", "-s", "INT", Long.toString(pid)).redirectErrorStream(true).start();
+      String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+      if (kill.waitFor() != 0) throw new IOException("kill -s INT " + pid + " failed: " + output);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while asking PostgreSQL (pid " + pid + ") for a fast shutdown", e);
     }
   }
 
@@ -213,6 +234,11 @@ public final class EmbeddedPg implements AutoCloseable {
 
   public int port() {
     return server.getPort();
+  }
+
+  /** This server's postmaster, while it runs. */
+  Optional<ProcessHandle> postmaster() throws IOException {
+    return postmaster(data);
   }
 
   @Override

@@ -47,8 +47,16 @@ public final class CargaPedidos implements Callable<Integer> {
     + "through its chain, and the ratio of ours to it (rate, and CPU per order)")
   boolean floor;
 
+  @Option(names = "--stage-stopped",
+    description = "the system runs without one of its stages (e.g. --role=... without facturacion): after the load, wait until"
+      + " the Bandeja holds an escalation for every order created, and report ASR-3, ASR-4 and ASR-3+4 of them")
+  boolean etapaDetenida;
+
   @Mixin
   OpcionesCarga carga = new OpcionesCarga();
+
+  /** Each wait of {@link Corrida#awaitCount} is 30 s; the last order's stage is escalated after its 25 s deadline and more. */
+  private static final int ESPERAS_ESCALADAS = 6;
 
   @Override
   public Integer call() throws Exception {
@@ -74,7 +82,17 @@ public final class CargaPedidos implements Callable<Integer> {
     OpenLoad load = corrida.load(rate, shots(corrida.minter(), target, carga.vendedores, pedidos.improper, consultas, reserva));
     return () -> corrida.scrape().compose(before -> load.run().compose(result ->
       corrida.awaitCount("asr2_seconds", before, improperExpected(result))
+        .compose(after -> etapaDetenida
+          ? escaladas(corrida, before, result.ok() - improperExpected(result), ESPERAS_ESCALADAS)
+          : Future.succeededFuture(after))
         .map(after -> new Informe(render(result, before, after), result.perSecond(), after.cpu().since(before.cpu()).msPer(result.ok())))));
+  }
+
+  /** Waits, {@code esperas} times at most, until ASR-3+4 counted {@code expected} escalations since {@code before}. */
+  private static Future<Corrida.Scrape> escaladas(Corrida corrida, Corrida.Scrape before, long expected, int esperas) {
+    return corrida.awaitCount("asr34_seconds", before, expected).compose(after -> esperas <= 1
+      || Histogram.parse(after.text(), "asr34_seconds").countSince(Histogram.parse(before.text(), "asr34_seconds")) >= expected
+      ? Future.succeededFuture(after) : escaladas(corrida, before, expected, esperas - 1));
   }
 
   /**
@@ -127,12 +145,16 @@ public final class CargaPedidos implements Callable<Integer> {
         revocation check     %s  (per gateway request)
         outbox publish lag   %s  (commit → broker ack)
         chains completed     %s  (chain start → pedido.listo; only with the cadena and stage roles running)
+        ASR-3                %s  (stage started → signal published, budget 30000 ms; a stopped stage's orders)
+        ASR-4                %s  (retry → Bandeja holds it, or confirmed; budget 5000 ms)
+        ASR-3+4              %s  (stage started → Bandeja holds it, budget 35000 ms)
         CPU                  %s  (per order created, its reactions and chain included)""",
       rate, carga.duration, pedidos.improper * 100, r.sent(), r.ok(), r.sent() - r.ok(), r.failures(), r.perSecond(), r.latency(),
       r.refused(), r.timeouts(), OpenLoad.TIMEOUT_MS / 1000, improperExpected(r),
       Histogram.parse(after, "asr2_seconds").countSince(Histogram.parse(before, "asr2_seconds")),
       since(before, after, "asr2_seconds"), since(before, after, "revocation_check_seconds"),
       since(before, after, "outbox_publish_lag_seconds"), since(before, after, "chain_completion_seconds"),
+      since(before, after, "asr3_seconds"), since(before, after, "asr4_seconds"), since(before, after, "asr34_seconds"),
       scrapedAfter.cpu().since(scrapedBefore.cpu()).perRequest(r.ok(), "order"));
   }
 

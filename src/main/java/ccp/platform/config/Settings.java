@@ -127,11 +127,19 @@ public final class Settings {
     integer("revocacion.lote-max", 1, 10_000);
     integer("vigilancia.barrido-ms", 50, 600_000);
     integer("vigilancia.sondeo-ms", 50, 600_000);
+    integer("vigilancia.sondeo-plazo-ms", 100, 600_000);
+    for (String etapa : new String[] {"facturacion", "despacho"}) {
+      text("vigilancia.sondeo." + etapa + "-urls", v -> v.isEmpty() || java.util.Arrays.stream(v.split(",")).allMatch(Settings::isHttpUrl),
+        "empty (only the broker is asked whether the stage has a consumer) or the comma-separated http(s) management"
+          + " URLs of the processes that run the stage");
+    }
     integer("vigilancia.liderazgo-ms", 50, 60_000);
     integer("reanudador.espera-ms", 50, 600_000);
     integer("reaccion.revocacion-horas", 1, 24 * 365);
     integer("reaccion.reanudar-tras-ms", 100, 600_000);
     integer("seguridad.liderazgo-ms", 50, 60_000);
+    integer("liderazgo.confirmar-ms", 50, 60_000);
+    integer("liderazgo.sesion-ms", 1_000, 600_000);
     integer("asr1.budget-ms", 1, 60_000);
     integer("asr2.budget-ms", 1, 60_000);
     integer("asr3.budget-ms", 1, 600_000);

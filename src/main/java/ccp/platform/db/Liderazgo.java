@@ -1,6 +1,8 @@
 package ccp.platform.db;
 
 import ccp.platform.async.PeriodicTask;
+import ccp.platform.config.ConfigException;
+import ccp.platform.config.Settings;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgConnectOptions;
@@ -9,19 +11,50 @@ import io.vertx.sqlclient.Tuple;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
  * "1 active + 1 standby" among a group's processes (DG-CON-001): leadership is a PostgreSQL session advisory lock held
- * on a dedicated connection, outside any pool. Every {@code periodMs} a process that does not lead tries the lock; the one
- * that wins runs {@code asumir} (deploys what only the leader runs). The lock goes with the connection: when the leader's
- * process dies or its connection drops, PostgreSQL frees it and another's next try wins, and a leader that loses its
- * connection runs {@code retirar} first. If {@code asumir} fails, the lock is given back so another process may try.
- * The state is the owning verticle's own: create, start and stop it on that verticle's context.
+ * on a dedicated connection, outside any pool. Every {@code intentoMs} a process that does not lead tries the lock; the
+ * one that wins runs {@code asumir} (deploys what only the leader runs). The lock goes with the session: when the
+ * leader's process dies or its connection drops, PostgreSQL frees it and another's next try wins, and a leader that
+ * loses its connection runs {@code retirar} first. If {@code asumir} fails, the lock is given back so another process
+ * may try. The state is the owning verticle's own: create, start and stop it on that verticle's context.
+ *
+ * <p>A leader cut off from PostgreSQL without its connection closing (a partition, a frozen network path) is bounded on
+ * both sides. The server ends the lock's session after {@code sesionMs} without a statement ({@code
+ * idle_session_timeout}, set on the session once it holds the lock, and {@code tcp_user_timeout} for data it cannot
+ * deliver), which frees the lock for the standby. The leader confirms its session every {@code intentoMs}; one not confirmed within {@code confirmarMs} makes
+ * it step down on its own. {@code intentoMs + confirmarMs < sesionMs}, so a partitioned leader has stopped leading
+ * before the server can free its lock: the standby's takeover is at most {@code sesionMs + intentoMs} after the cut,
+ * and a deposed leader's statements still in flight are absorbed by the idempotent writes of the threads it ran (see
+ * docs/design.md, "Leadership under a partition").
  */
 public final class Liderazgo {
 
   private static final Logger LOG = LoggerFactory.getLogger(Liderazgo.class);
+
+  /**
+   * How often a process tries the lock (and, leading, confirms it), how long a confirmation may take before the leader
+   * steps down, and how long the server keeps a silent lock session.
+   */
+  public record Plazos(long intentoMs, long confirmarMs, long sesionMs) {
+
+    public Plazos {
+      if (intentoMs + confirmarMs >= sesionMs) {
+        throw new ConfigException("the leadership's try period (" + intentoMs + " ms) plus liderazgo.confirmar-ms ("
+          + confirmarMs + " ms) must be below liderazgo.sesion-ms (" + sesionMs + " ms): a partitioned leader must step"
+          + " down before the server frees its lock");
+      }
+    }
+
+    /** The group's try period {@code intentoKey} with the shared {@code liderazgo.confirmar-ms} and {@code liderazgo.sesion-ms}. */
+    public static Plazos from(Settings settings, String intentoKey) {
+      return new Plazos(settings.integer(intentoKey), settings.integer("liderazgo.confirmar-ms"),
+        settings.integer("liderazgo.sesion-ms"));
+    }
+  }
 
   private final Vertx vertx;
   private final PgConnectOptions options;
@@ -29,6 +62,7 @@ public final class Liderazgo {
   private final String name;
   private final Supplier<Future<?>> asumir;
   private final Supplier<Future<?>> retirar;
+  private Plazos plazos;
   private PeriodicTask task;
   /** The try in flight, if any: a stop waits for it, so a lock won meanwhile is not left behind on a stopped process. */
   private Future<Void> intento = Future.succeededFuture();
@@ -52,9 +86,11 @@ public final class Liderazgo {
     this.retirar = retirar;
   }
 
-  /** Starts trying every {@code periodMs}; answers the first try, so a lone process leads when its start completes. */
-  public Future<Void> start(long periodMs) {
-    task = PeriodicTask.every(vertx, periodMs, name + " leadership check", this::intentar);
+  /** Starts trying every {@code intentoMs}; answers the first try, so a lone process leads when its start completes. */
+  public Future<Void> start(Plazos plazos) {
+    this.plazos = plazos;
+    options.addProperty("tcp_user_timeout", Long.toString(plazos.sesionMs()));
+    task = PeriodicTask.every(vertx, plazos.intentoMs(), name + " leadership check", this::intentar);
     return task.runNow();
   }
 
@@ -70,18 +106,52 @@ public final class Liderazgo {
   }
 
   private Future<Void> intentar() {
-    if (lider || stopped) return Future.succeededFuture();
-    intento = conectar()
-      .compose(conn -> conn.preparedQuery("SELECT pg_try_advisory_lock($1) AS lider").execute(Tuple.of(key)))
-      .compose(rows -> rows.iterator().next().getBoolean("lider") ? ganar() : Future.succeededFuture());
+    if (stopped) return Future.succeededFuture();
+    if (lider) return confirmar();
+    intento = conectar().compose(conn -> conn.preparedQuery("SELECT pg_try_advisory_lock($1) AS lider").execute(Tuple.of(key))
+      .compose(rows -> rows.iterator().next().getBoolean("lider")
+        // Unbounded, the lock is not kept: its connection goes, and with it the lock.
+        ? acotar(conn).recover(err -> dejar().compose(x -> Future.failedFuture(err))).compose(x -> ganar())
+        : Future.succeededFuture()));
     return intento;
+  }
+
+  /**
+   * The server's bound on the lock's session, set once it holds the lock: a standby's connection, which holds nothing,
+   * may sit idle between tries on a slow machine without being ended.
+   */
+  private Future<Void> acotar(PgConnection conn) {
+    return conn.preparedQuery("SELECT set_config('idle_session_timeout', $1, false)")
+      .execute(Tuple.of(Long.toString(plazos.sesionMs()))).mapEmpty();
+  }
+
+  /**
+   * The lock is the session's: a statement answered on it within {@code confirmarMs} shows the lock still held, and
+   * keeps the session from the server's idle timeout. No answer in time: this process steps down before the server
+   * could give the lock to another.
+   */
+  private Future<Void> confirmar() {
+    PgConnection conn = connection;
+    return conn.query("SELECT 1").execute().<Void>mapEmpty()
+      .timeout(plazos.confirmarMs(), TimeUnit.MILLISECONDS)
+      .recover(err -> {
+        if (connection != conn) return Future.succeededFuture();
+        LOG.warn("{}: the leadership's session was not confirmed within {} ms ({}); stepping down", name,
+          plazos.confirmarMs(), err.toString());
+        perder();
+        // Not awaited: over a cut path the close itself may never be answered.
+        conn.close();
+        return Future.succeededFuture();
+      });
   }
 
   private Future<PgConnection> conectar() {
     if (connection != null) return Future.succeededFuture(connection);
     return PgConnection.connect(vertx, options).onSuccess(conn -> {
       connection = conn;
-      conn.closeHandler(closed -> perder());
+      conn.closeHandler(closed -> {
+        if (connection == conn) perder();
+      });
     });
   }
 
@@ -95,7 +165,7 @@ public final class Liderazgo {
     });
   }
 
-  /** The connection, and with it the lock, is gone: stop leading until the lock is won again. */
+  /** The connection, and with it the lock, is gone (or cannot be confirmed): stop leading until the lock is won again. */
   private void perder() {
     connection = null;
     if (!lider) return;

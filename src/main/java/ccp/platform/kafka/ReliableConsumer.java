@@ -105,6 +105,8 @@ public final class ReliableConsumer {
   private boolean measuringLag;
   private long commitTimer = -1;
   private int inFlight;
+  /** When a record last completed, or the first one was taken after none was in flight: how long it has not moved. */
+  private long progressedAt = System.nanoTime();
   private boolean paused;
   private boolean saturated;
   /** Fetched records of the partitions held whose commit waits (unfinished, or finished behind an unfinished one). */
@@ -280,10 +282,19 @@ public final class ReliableConsumer {
       .put("topic", topic)
       .put("partitions", assigned.stream().map(TopicPartition::getPartition).sorted().toList())
       .put("in_flight", inFlight)
+      .put("stalled_ms", stalledMs())
       .put("waiting_for_commit", waiting)
       .put("paused", paused)
       .put("paused_for_outage", recovery != null)
       .put("yielding_to_security", yielding());
+  }
+
+  /**
+   * How long it has held records without finishing any (0 with none in hand): a consumer alive but hung — its effect
+   * stuck behind a lock, a dependency that never answers — shows here while its group still counts it as a member.
+   */
+  public long stalledMs() {
+    return inFlight == 0 ? 0 : (System.nanoTime() - progressedAt) / 1_000_000;
   }
 
   /** Commits what is handled (after any commit in flight) and leaves the group. */
@@ -347,6 +358,7 @@ public final class ReliableConsumer {
       flow();
       return;
     }
+    if (inFlight == 0) progressedAt = System.nanoTime();
     inFlight++;
     if (pressure != null && record.timestamp() >= 0) pressure.taken(record.timestamp());
     flow();
@@ -358,6 +370,7 @@ public final class ReliableConsumer {
     run.onComplete(result -> {
       if (tailByKey.get(key) == run) tailByKey.remove(key);
       inFlight--;
+      progressedAt = System.nanoTime();
       // A partition revoked meanwhile no longer counts: its records were taken off when it went.
       if (result.succeeded()) {
         int committable = partition.done(slot);

@@ -28,9 +28,17 @@ public final class AsrTimers {
     return timer(registry, "asr3", "ASR-3: stage attempt started (then stopped) to retry signal published", budget);
   }
 
-  /** ASR-4: R6 (the retry taken) → R11 (the retried stage confirmed, or escalated); budget 5 s. */
+  /** ASR-4: R6 (the retry taken) → R11 (the retried stage confirmed, or its escalation held by the Bandeja); budget 5 s. */
   public static Timer asr4(MeterRegistry registry, Duration budget) {
-    return timer(registry, "asr4", "ASR-4: retry taken to stage confirmed or escalated", budget);
+    return timer(registry, "asr4", "ASR-4: retry taken to stage confirmed or escalation held by the Bandeja", budget);
+  }
+
+  /**
+   * ASR-3 and ASR-4 together: a stage stopped (its attempt started) → the Bandeja holds its escalation (R11); budget
+   * their sum, 35 s. Only escalated stages end here: a stage confirmed after its retry never reaches the Bandeja.
+   */
+  public static Timer asr34(MeterRegistry registry, Duration budget) {
+    return timer(registry, "asr34", "ASR-3+4: stage attempt started (then stopped) to escalation held by the Bandeja", budget);
   }
 
   private static Timer timer(MeterRegistry registry, String name, String description, Duration budget) {

@@ -50,7 +50,7 @@ class LiderazgoTest {
     public Future<?> start() {
       liderazgo = new Liderazgo(vertx, PgConfig.of(settings, "vigilancia").connectOptions(), KEY, "the test group",
         () -> Future.succeededFuture(liderando.incrementAndGet()), () -> Future.succeededFuture(liderando.decrementAndGet()));
-      liderazgo.start(100);
+      liderazgo.start(new Liderazgo.Plazos(100, 1_000, 3_000));
       return Future.succeededFuture();
     }
 
