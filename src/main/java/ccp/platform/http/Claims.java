@@ -26,11 +26,11 @@ final class Claims {
   /** What is wrong with the token's header or claims, or null. The signature is not checked here. */
   static String problem(String token, long maxLifetimeSeconds) {
     String[] parts = token.split("\\.", -1);
-    if (parts.length != 3) return "token is not a JWT (header.payload.signature)";
+    if (parts.length != 3) return "token is not valid: not a JWT (header.payload.signature)";
     JsonObject header = json(parts[0]);
     JsonObject claims = json(parts[1]);
-    if (header == null) return "token header is not a base64url JSON object";
-    if (claims == null) return "token payload is not a base64url JSON object";
+    if (header == null) return "token is not valid: its header is not a base64url JSON object";
+    if (claims == null) return "token is not valid: its payload is not a base64url JSON object";
     for (String name : List.of("alg", "kid", "typ")) {
       if (header.containsKey(name) && !(header.getValue(name) instanceof String)) return "token header " + name + " must be a string";
     }
