@@ -92,11 +92,7 @@ final class Consola {
 
   void mount(Router router) {
     router.get("/").handler(ctx -> ctx.redirect("/consola/"));
-    router.get("/consola/config.json").handler(this::configuracion);
-    if (desarrollo != null) {
-      router.get("/consola/desarrollo/actores").handler(this::actoresDemo);
-      router.post("/consola/desarrollo/sesion").handler(this::sesionDesarrollo);
-    }
+    // Every console resource, its sign-in's answers and its errors included, carries the same security headers.
     router.route("/consola/*").handler(ctx -> {
       // Revalidated on each load (Last-Modified): an upgraded jar's pages reach the browser at once.
       ctx.response().putHeader("Cache-Control", "no-cache")
@@ -105,6 +101,11 @@ final class Consola {
         .putHeader("Referrer-Policy", "no-referrer");
       ctx.next();
     });
+    router.get("/consola/config.json").handler(this::configuracion);
+    if (desarrollo != null) {
+      router.get("/consola/desarrollo/actores").handler(this::actoresDemo);
+      router.post("/consola/desarrollo/sesion").handler(this::sesionDesarrollo);
+    }
     router.route("/consola/*").handler(StaticHandler.create("consola").setDefaultContentEncoding("UTF-8").setCachingEnabled(false));
   }
 

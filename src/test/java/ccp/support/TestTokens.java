@@ -98,11 +98,35 @@ public final class TestTokens {
       .setSubject(actor).setIssuer(issuer).addAudience(AUDIENCE).setExpiresInMinutes(10));
   }
 
+  /**
+   * Exactly {@code claims}, nothing added, signed by this key: a token the issuer signed with claims of the wrong type or
+   * out of range.
+   */
+  public String withClaims(JsonObject claims) {
+    return auth.generateToken(claims, new JWTOptions().setAlgorithm(algorithm).setNoTimestamp(true));
+  }
+
+  /** The claims of a sound token of {@code actor}: a starting point to spoil one claim of. */
+  public static JsonObject claims(String actor, String perfil) {
+    long now = Instant.now().getEpochSecond();
+    return new JsonObject().put("sub", actor).put("perfil", perfil).put("iss", ISSUER).put("aud", AUDIENCE)
+      .put("iat", now).put("exp", now + 600);
+  }
+
+  /** A role-to-role token of {@code caller} made of exactly {@code claims}, signed with its peer key. */
+  public static String peerWithClaims(Vertx vertx, String caller, JsonObject claims) {
+    try {
+      JsonObject key = DevPeerKeys.ensure(SharedInfra.dataDir()).privateKey(caller);
+      return JWTAuth.create(vertx, new JWTAuthOptions().addJwk(key)).generateToken(claims, new JWTOptions()
+        .setAlgorithm("ES256").setNoTimestamp(true));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** {@code alg: none}, no signature: what a verifier with no key would take. */
   public static String unsigned(String actor, String perfil) {
-    long now = Instant.now().getEpochSecond();
-    JsonObject claims = new JsonObject().put("sub", actor).put("perfil", perfil).put("iss", ISSUER).put("aud", AUDIENCE)
-      .put("iat", now).put("exp", now + 600);
+    JsonObject claims = claims(actor, perfil);
     return base64("{\"alg\":\"none\",\"typ\":\"JWT\"}") + "." + base64(claims.encode()) + ".";
   }
 

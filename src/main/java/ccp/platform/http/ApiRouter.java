@@ -39,10 +39,7 @@ public final class ApiRouter {
       else timeout.handle(ctx);
     });
     router.route().handler(BodyHandler.create(false).setBodyLimit(http.bodyLimitBytes()));
-    // No route matched: these never reach a route's failure handler.
-    router.errorHandler(404, ctx -> ApiErrors.send(ctx, 404, "not_found", "no resource at " + ctx.request().path()));
-    router.errorHandler(405, ctx -> ApiErrors.send(ctx, 405, "method_not_allowed",
-      ctx.request().method() + " is not allowed on " + ctx.request().path()));
+    unmatched(router);
     router.route().failureHandler(ctx -> {
       Throwable failure = ctx.failure();
       if (failure instanceof JsonBody.BadRequest bad) {
@@ -65,6 +62,21 @@ public final class ApiRouter {
     return router;
   }
 
+  /**
+   * A request no route matched, or one the router refuses before any route (a path it cannot decode: 400), is a JSON
+   * error too: these never reach a route's failure handler, and the router would otherwise answer in plain text.
+   */
+  static void unmatched(Router router) {
+    router.errorHandler(404, ctx -> ApiErrors.send(ctx, 404, "not_found", "no resource at " + ctx.request().path()));
+    router.errorHandler(405, ctx -> ApiErrors.send(ctx, 405, "method_not_allowed",
+      ctx.request().method() + " is not allowed on " + ctx.request().path()));
+    for (int status : new int[] {400, 401, 403, 406, 413, 414, 415, 431}) {
+      String reason = HttpResponseStatus.valueOf(status).reasonPhrase();
+      router.errorHandler(status, ctx -> ApiErrors.send(ctx, status, reason.toLowerCase().replace(' ', '_'),
+        reason + ": " + ctx.request().method() + " " + ctx.request().path()));
+    }
+  }
+
   private static void unavailable(RoutingContext ctx, String message) {
     if (!ctx.response().headWritten()) ctx.response().putHeader("Retry-After", "1");
     ApiErrors.send(ctx, 503, "unavailable", message);
@@ -74,7 +86,7 @@ public final class ApiRouter {
    * Serves {@code router} on {@code port}, holding at most this instance's share of {@code http.max-connections} (see
    * {@link ConnectionCap}) and closing a connection idle for {@code http.idle-timeout-ms}. The process's file descriptors are shared with the Kafka and PostgreSQL clients —
    * and, in the all-in-one, with the embedded broker, which takes its log directory offline for good when it cannot
-   * open a file.
+   * open a file. A request whose framing is not sound is refused before it is routed ({@link Framing}).
    */
   public static Future<HttpServer> listen(Vertx vertx, HttpConfig http, Router router, int port, int instances) {
     int share = Math.max(1, http.maxConnections() / instances);
@@ -83,9 +95,7 @@ public final class ApiRouter {
     // (the h2c preface) before it reports it, and a connection that sends nothing would escape the cap.
     HttpServerOptions options = new HttpServerOptions().setHttp2ClearTextEnabled(false)
       .setIdleTimeout(http.idleTimeoutMs()).setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
-    return vertx.createHttpServer(options)
-      .connectionHandler(cap::admit)
-      .requestHandler(request -> {
+    return Framing.guard(vertx.createHttpServer(options).connectionHandler(cap::admit), request -> {
         cap.serving(request);
         router.handle(request);
       })

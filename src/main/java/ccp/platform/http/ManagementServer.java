@@ -11,7 +11,10 @@ import io.vertx.micrometer.PrometheusScrapingHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** {@code /health/live}, {@code /health/ready} and {@code /metrics} (Prometheus) of this process, on its own port. */
+/**
+ * {@code /health/live}, {@code /health/ready} and {@code /metrics} (Prometheus) of this process, on its own port; with the
+ * API ports' framing checks ({@link Framing}) and JSON errors.
+ */
 public final class ManagementServer extends VerticleBase {
 
   private static final Logger LOG = LoggerFactory.getLogger(ManagementServer.class);
@@ -38,7 +41,8 @@ public final class ManagementServer extends VerticleBase {
     // HTTP/1.1 only, as the API ports: on an h2c upgrade this server was seen sending a scrape's text into the HTTP/2
     // connection (a client read "Frame type(51) length(2253622)"), or stopping mid-body, which held a scrape for ever.
     // Probes and Prometheus speak HTTP/1.1.
-    return vertx.createHttpServer(new HttpServerOptions().setHttp2ClearTextEnabled(false)).requestHandler(router).listen(port, host).onSuccess(s -> {
+    ApiRouter.unmatched(router);
+    return Framing.guard(vertx.createHttpServer(new HttpServerOptions().setHttp2ClearTextEnabled(false)), router).listen(port, host).onSuccess(s -> {
       server = s;
       LOG.info("Management (health, metrics) on http://{}:{}", host, s.actualPort());
     });

@@ -2,7 +2,6 @@ package ccp.platform.http;
 
 import ccp.platform.config.ConfigException;
 import ccp.platform.config.Settings;
-import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -75,6 +74,11 @@ public final class PeerVerifier {
         admitted(ctx, known.caller(), allowed);
         return;
       }
+      String malformed = Claims.problem(token, PeerSigner.TTL_SECONDS);
+      if (malformed != null) {
+        ApiErrors.send(ctx, 401, "unauthorized", "role token: " + malformed);
+        return;
+      }
       String caller = keyId(token);
       JWTAuth auth = caller == null ? null : byCaller.get(caller);
       if (auth == null) {
@@ -82,12 +86,8 @@ public final class PeerVerifier {
         return;
       }
       auth.authenticate(new TokenCredentials(token))
-        .compose(user -> {
-          String lifetime = Lifetimes.check(user.get("iat"), user.get("exp"), PeerSigner.TTL_SECONDS);
-          return lifetime == null ? Future.succeededFuture(((Number) user.get("exp")).longValue()) : Future.<Long>failedFuture(lifetime);
-        })
-        .onSuccess(exp -> {
-          verified.put(token, new Verified(caller, exp));
+        .onSuccess(user -> {
+          verified.put(token, new Verified(caller, ((Number) user.get("exp")).longValue()));
           admitted(ctx, caller, allowed);
         })
         .onFailure(err -> ApiErrors.send(ctx, 401, "unauthorized", "role token: " + Tokens.describe(err)));

@@ -29,10 +29,11 @@ import java.util.UUID;
 /**
  * Bearer tokens (JWT) of the App, signed by the identity provider with a key of its JWK Set ({@code jwt.jwks-url}): the
  * subject is the actor, the {@code perfil} claim the profile the issuer stated. A token must name the issuer and the
- * audience, carry {@code exp} and {@code iat}, and live at most {@code jwt.max-ttl-minutes}; the answer to a bad token
- * names what is wrong. The JWK Set is read at start (no usable key: no start) and again at once when a token names a
- * key id it does not hold (the issuer rotated its keys), within the bound of {@link KeySetRereads}: a token that meets
- * the bound is answered 503 with {@code Retry-After}, not 401.
+ * audience, carry {@code exp} and {@code iat}, and live at most {@code jwt.max-ttl-minutes}; every claim is type-checked
+ * before anything reads it ({@link Claims}), and the answer to a bad token names what is wrong. The JWK Set is read at
+ * start (no usable key: no start) and again at once when a token names a key id it does not hold (the issuer rotated its
+ * keys), within the bound of {@link KeySetRereads}: a token that meets the bound is answered 503 with
+ * {@code Retry-After}, not 401.
  */
 public final class Tokens {
 
@@ -220,7 +221,10 @@ public final class Tokens {
     if (!authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
       return Future.failedFuture("Authorization header must use the Bearer scheme");
     }
-    TokenCredentials credentials = new TokenCredentials(authorization.substring(7).trim());
+    String token = authorization.substring(7).trim();
+    String malformed = Claims.problem(token, config.maxTtlMinutes() * 60L);
+    if (malformed != null) return Future.failedFuture(malformed);
+    TokenCredentials credentials = new TokenCredentials(token);
     WarmUpKey open = warmUp;
     return auth.authenticate(credentials)
       .map(user -> new Signed(user, null))
@@ -238,8 +242,6 @@ public final class Tokens {
         // The decoded claims are the user's attributes (root claim "accessToken"), not its principal.
         String subject = user.subject();
         Object perfil = user.get("perfil");
-        String lifetime = Lifetimes.check(user.get("iat"), user.get("exp"), config.maxTtlMinutes() * 60L);
-        if (lifetime != null) return Future.failedFuture(lifetime);
         if (subject == null || !SUBJECT.matcher(subject).matches()) {
           return Future.failedFuture("token subject (sub) must be 1 to 128 letters, digits or _.@-");
         }
