@@ -61,16 +61,76 @@ class ManifestosTest {
   private static final Map<Role, Set<Role>> VIEW_CALLS = new EnumMap<>(Map.of(
     Role.GATEWAY, EnumSet.of(Role.GESTOR, Role.SEGURIDAD, Role.PEDIDOS, Role.CADENA, Role.INVENTARIO),
     Role.SEGURIDAD, EnumSet.of(Role.GESTOR, Role.PEDIDOS, Role.INVENTARIO)));
+  /** The roles holding a leadership lock on a dedicated connection, outside their pool ({@code ccp.platform.db.Liderazgo}). */
+  private static final Set<Role> LEADERSHIP = EnumSet.of(Role.SEGURIDAD, Role.VIGILANCIA);
+  /**
+   * CloudNativePG's own connections to the instance, as the superuser: its instance manager's status checks, the
+   * metrics exporter's queries and a backup's; generously, since they may use more than the reserved slots.
+   */
+  private static final int OPERATOR_CONNECTIONS = 10;
   /** The roles that sign their calls with their own key; the gateway forwards the App's token instead. */
   private static final Set<Role> PEER_CALLERS = EnumSet.of(Role.SEGURIDAD);
 
   private static Manifests k8s;
+  /** What {@code kubectl apply -k} sends: of k8s/ and of k8s/monitoring/. */
+  private static List<Doc> rendered;
   private static Map<String, String> clusterEnv;
 
   @BeforeAll
-  static void parse() throws IOException {
+  static void parse() throws Exception {
     k8s = new Manifests();
-    clusterEnv = Manifests.envFile(Manifests.K8S.resolve(envFileOf("ccp-env")));
+    rendered = new ArrayList<>(Rendered.of(Manifests.K8S));
+    rendered.addAll(Rendered.of(Manifests.K8S.resolve("monitoring")));
+    // The ConfigMap every pod reads its CCP_* variables from: ccp.env and public.env, as kustomize merges them.
+    Doc env = Rendered.ofKind(rendered, "ConfigMap").stream().filter(c -> c.name().matches("ccp-env-[a-z0-9]+")).findFirst()
+      .orElseThrow(() -> new AssertionError("kustomize renders no ConfigMap ccp-env"));
+    clusterEnv = new TreeMap<>();
+    map(at(env.body(), "data")).forEach((k, v) -> clusterEnv.put(k, String.valueOf(v)));
+  }
+
+  @Test
+  @DisplayName("every rendered document reads into the real model of its API (fabric8, Strimzi, CloudNativePG's CRD schema) with no unknown field")
+  void apiModels() {
+    assertThat(rendered).hasSizeGreaterThan(60);
+    assertThat(ApiModels.findings(rendered)).isEmpty();
+  }
+
+  @Test
+  @DisplayName("a misspelt or mistyped field planted in a Deployment, the Kafka, the PostgreSQL Cluster or a PodMonitor is caught")
+  void apiModelsCatchAMisspeltField() {
+    Map<String, String[]> plants = new LinkedHashMap<>();
+    plants.put("Deployment ccp-gestor", new String[] {"spec", "template", "spec", "enableServiceLink"});
+    plants.put("Kafka ccp-kafka", new String[] {"spec", "entityOperator", "topicOperator", "resource"});
+    plants.put("KafkaUser ccp-pedidos", new String[] {"spec", "authorisation"});
+    plants.put("Cluster ccp-pg", new String[] {"spec", "postgresql", "parameter"});
+    plants.put("PodMonitor reto2-ccp", new String[] {"spec", "podMetricsEndpoint"});
+    plants.put("Ingress ccp-gateway", new String[] {"spec", "rules", "0", "hosts"});
+    for (Map.Entry<String, String[]> plant : plants.entrySet()) {
+      String[] path = plant.getValue();
+      Doc planted = copyOf(plant.getKey());
+      Object parent = planted.body();
+      for (int i = 0; i < path.length - 1; i++) {
+        parent = parent instanceof List<?> items ? items.get(Integer.parseInt(path[i])) : map(parent).get(path[i]);
+      }
+      map(parent).put(path[path.length - 1], false);
+      assertThat(ApiModels.findings(List.of(planted))).as(plant.getKey()).singleElement().asString()
+        .contains(plant.getKey().split(" ")[1]).contains(path[path.length - 1]);
+    }
+    Doc mistyped = copyOf("Deployment ccp-gateway");
+    map(at(mistyped.body(), "spec")).put("replicas", "2");
+    assertThat(ApiModels.findings(List.of(mistyped))).as("a number as a string").singleElement().asString().contains("ccp-gateway");
+    Doc mistypedCrd = copyOf("Cluster ccp-pg");
+    map(at(mistypedCrd.body(), "spec")).put("instances", "2");
+    assertThat(ApiModels.findings(List.of(mistypedCrd))).singleElement().asString().contains("/spec/instances: not an integer");
+  }
+
+  /** A deep copy of the rendered document {@code "<kind> <name>"}. */
+  private static Doc copyOf(String kindAndName) {
+    String[] parts = kindAndName.split(" ");
+    Doc doc = Rendered.ofKind(rendered, parts[0]).stream().filter(d -> d.name().equals(parts[1])).findFirst()
+      .orElseThrow(() -> new AssertionError("nothing rendered is " + kindAndName));
+    org.yaml.snakeyaml.Yaml yaml = new org.yaml.snakeyaml.Yaml();
+    return new Doc(doc.file(), map(yaml.load(yaml.dump(doc.body()))));
   }
 
   @Test
@@ -453,6 +513,65 @@ class ManifestosTest {
     }
   }
 
+  /**
+   * PostgreSQL refuses a login past {@code max_connections}. The worst moment is a rollout of every Deployment at once
+   * (any change to ccp-conf or ccp-env rolls them all): each at its most replicas (the autoscaler's ceiling where one
+   * owns the count) plus its surge pod. Each pod holds its client's {@code pg.pool-size} connections, Flyway's while
+   * it migrates at start (the surge pod's, beside the old pods' pools), and in the roles with a leadership lock
+   * ({@code Liderazgo}: seguridad, vigilancia) its dedicated connection. What the roles may use is
+   * {@code max_connections} less the superuser's reserved slots, the reserved_connections of PostgreSQL 16, and
+   * {@link #OPERATOR_CONNECTIONS}.
+   */
+  @Test
+  @DisplayName("the worst rollout's PostgreSQL connections (every pod at its ceiling plus surge, × pool + Flyway + lock) fit max_connections less the reserved ones")
+  void connectionsOfTheWorstRollout() throws IOException {
+    Map<String, Object> parameters = map(at(k8s.ofKind("Cluster").get(0).body(), "spec", "postgresql", "parameters"));
+    int maxConnections = Integer.parseInt(String.valueOf(parameters.get("max_connections")));
+    assertThat(parameters).as("stated, not left to the version's default").containsKey("superuser_reserved_connections");
+    int reserved = Integer.parseInt(String.valueOf(parameters.get("superuser_reserved_connections")))
+      + Integer.parseInt(String.valueOf(parameters.getOrDefault("reserved_connections", "0"))) + OPERATOR_CONNECTIONS;
+    int worst = 0;
+    Map<String, Integer> perDeployment = new TreeMap<>();
+    for (Role role : Role.values()) {
+      Doc deployment = deploymentOf(role);
+      Object replicas = at(deployment.body(), "spec", "replicas");
+      int most = replicas != null ? (Integer) replicas : (Integer) at(hpaOf(deployment.name()).body(), "spec", "maxReplicas");
+      Object surge = at(deployment.body(), "spec", "strategy", "rollingUpdate", "maxSurge");
+      assertThat(surge).as(deployment.name() + ": a surge of whole pods, stated").isInstanceOf(Integer.class);
+      int pods = most + (Integer) surge;
+      int perPod = settingsOf(container(deployment)).integer("pg.pool-size") + 1 + (LEADERSHIP.contains(role) ? 1 : 0);
+      perDeployment.put(deployment.name(), pods * perPod);
+      worst += pods * perPod;
+    }
+    assertThat(worst).as("connections of the worst rollout " + perDeployment + " within max_connections " + maxConnections
+      + " less " + reserved + " reserved").isLessThanOrEqualTo(maxConnections - reserved);
+  }
+
+  @Test
+  @DisplayName("every container we configure has requests and limits, Strimzi's topic and user operators and its Kafka exporter included")
+  void resourcesOfTheOperatorsContainers() {
+    Map<String, Object> kafka = k8s.ofKind("Kafka").get(0).body();
+    List<Object> configured = new ArrayList<>(List.of(
+      at(kafka, "spec", "entityOperator", "topicOperator"), at(kafka, "spec", "entityOperator", "userOperator"),
+      at(kafka, "spec", "kafkaExporter")));
+    k8s.ofKind("KafkaNodePool").forEach(pool -> configured.add(at(pool.body(), "spec")));
+    k8s.ofKind("Cluster").forEach(cluster -> configured.add(at(cluster.body(), "spec")));
+    for (Object component : configured) {
+      assertThat(component).isNotNull();
+      for (String bound : List.of("requests", "limits")) {
+        assertThat(map(at(component, "resources", bound))).as(component + " " + bound).containsKeys("cpu", "memory");
+      }
+    }
+  }
+
+  @Test
+  @DisplayName("every pod turns the kubelet's service links off: the roles find each other by DNS name")
+  void noServiceLinks() {
+    for (Doc deployment : k8s.ofKind("Deployment")) {
+      assertThat(at(deployment.body(), "spec", "template", "spec", "enableServiceLinks")).as(deployment.name()).isEqualTo(false);
+    }
+  }
+
   @Test
   @DisplayName("every manifest under k8s/ is listed in a kustomization, and every listed file exists")
   void kustomizations() throws IOException {
@@ -663,10 +782,6 @@ class ManifestosTest {
     Map<String, Object> kustomization = Manifests.load(Manifests.K8S.resolve("kustomization.yaml")).get(0).body();
     return list(kustomization.get("configMapGenerator")).stream().filter(g -> name.equals(str(g, "name"))).findFirst()
       .orElseThrow(() -> new AssertionError("k8s/kustomization.yaml generates no ConfigMap " + name));
-  }
-
-  private static String envFileOf(String generator) throws IOException {
-    return String.valueOf(list(at(generator(generator), "envs")).get(0));
   }
 
   /** {@code <to><image>} of the Jib plugin in system/pom.xml, its ${properties} resolved from the parent pom.xml. */
