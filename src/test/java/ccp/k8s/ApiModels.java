@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.introspect.JacksonAnnotationIntrospector;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
@@ -44,6 +45,7 @@ final class ApiModels {
     Map.entry("apps/v1 Deployment", Deployment.class),
     Map.entry("v1 Service", Service.class),
     Map.entry("v1 ConfigMap", ConfigMap.class),
+    Map.entry("v1 Secret", Secret.class),
     Map.entry("policy/v1 PodDisruptionBudget", PodDisruptionBudget.class),
     Map.entry("autoscaling/v2 HorizontalPodAutoscaler", HorizontalPodAutoscaler.class),
     Map.entry("networking.k8s.io/v1 NetworkPolicy", NetworkPolicy.class),

@@ -1,10 +1,9 @@
 package ccp.k8s;
 
 import ccp.Main;
+import ccp.app.SecretsCommand;
 import ccp.k8s.Manifests.Doc;
-import ccp.platform.http.Jwks;
 import ccp.support.CommandRun;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -52,6 +51,7 @@ class KubeletEnvironmentTest {
     "ccp-pg-ro", Map.of("postgres", 5432),
     "ccp-pg-r", Map.of("postgres", 5432));
 
+  private static final JsonObject SECRETS = SecretsCommand.manifests();
   private static List<Doc> shipped;
   private static List<Doc> rendered;
 
@@ -108,6 +108,9 @@ class KubeletEnvironmentTest {
   private static CommandRun start(List<Doc> docs, Doc deployment, Map<String, String> links) throws Exception {
     Map<String, Object> container = map(list(at(deployment.body(), "spec", "template", "spec", "containers")).get(0));
     Map<String, String> env = podEnvironment(docs, links, container);
+    // Not the pod's: the JDK's resolver, which tells at once that a cluster name does not resolve here, in place of
+    // Vert.x's own, which asks again for seconds; it changes nothing before the configuration is read.
+    env.put("JAVA_TOOL_OPTIONS", "-Dvertx.disableDnsResolver=true");
     String args = String.join(" ", list(container.get("args")).stream().map(String::valueOf)
       .map(a -> a.startsWith("--conf=") ? "--conf=" + Manifests.K8S.resolve(Path.of(a.substring("--conf=".length())).getFileName()) : a)
       .toList());
@@ -158,20 +161,21 @@ class KubeletEnvironmentTest {
     return env;
   }
 
-  /** A value of the form the Secret or ConfigMap holds, made here: the cluster's are generated there, never committed. */
+  /**
+   * The value a Secret or ConfigMap the pod reads holds: made by k8s-secrets as the operator does (docs/operations.md),
+   * or, for a Kafka password that Strimzi's User Operator writes, one of that form.
+   */
   private static String valueOf(Object entry) {
     Object secret = at(entry, "valueFrom", "secretKeyRef");
     Object configMap = at(entry, "valueFrom", "configMapKeyRef");
-    String ref = secret != null ? str(secret, "name") + "/" + str(secret, "key") : str(configMap, "name") + "/" + str(configMap, "key");
-    return switch (ref) {
-      case "ccp-peer-seguridad/jwk" -> Jwks.generateEs256("seguridad").encode();
-      case "ccp-peer-jwks/jwks" -> new JsonObject().put("keys", new JsonArray().add(Jwks.publicPart(Jwks.generateEs256("seguridad")))).encode();
-      case "ccp-ssf-transmisor/jwk" -> Jwks.generateRs256("ccp-ssf-1").encode();
-      default -> {
-        assertThat(ref).as("a password").endsWith("/password");
-        yield "p4ssw0rd-" + ref.hashCode();
-      }
-    };
+    Object ref = secret != null ? secret : configMap;
+    JsonObject made = SECRETS.getJsonArray("items").stream().map(JsonObject.class::cast)
+      .filter(item -> item.getJsonObject("metadata").getString("name").equals(str(ref, "name"))).findFirst().orElse(null);
+    if (made == null) {
+      assertThat(str(ref, "key")).as(str(ref, "name") + ": a Kafka password").isEqualTo("password");
+      return "p4ssw0rd-" + str(ref, "name");
+    }
+    return made.getJsonObject(made.containsKey("stringData") ? "stringData" : "data").getString(str(ref, "key"));
   }
 
   private static Map<String, String> configMapData(List<Doc> docs, String name) {

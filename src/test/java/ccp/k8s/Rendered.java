@@ -13,8 +13,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What {@code kubectl apply -k <dir>} would send: the documents kustomize renders from a directory of {@code k8s/},
- * generated ConfigMaps and replacements included. Rendered with {@code kubectl kustomize} (kubectl 1.14 and later embed
- * kustomize), else a stand-alone {@code kustomize build}; {@code .ci/run} installs the latter where neither is found.
+ * generated ConfigMaps and replacements included. Rendered with {@code kubectl kustomize} (kubectl embeds kustomize;
+ * {@code labels} and {@code replacements} need kustomize 4.1 or later, kubectl 1.22 or later), else a stand-alone
+ * {@code kustomize build}. This machine and CI's have kubectl 1.32 (kustomize 5.5).
  */
 final class Rendered {
 
@@ -23,7 +24,7 @@ final class Rendered {
   static List<Doc> of(Path dir) throws IOException, InterruptedException {
     List<String> command = onPath("kubectl") ? List.of("kubectl", "kustomize", dir.toString())
       : onPath("kustomize") ? List.of("kustomize", "build", dir.toString()) : null;
-    if (command == null) throw new AssertionError("neither kubectl nor kustomize is on the PATH: .ci/run installs kustomize");
+    if (command == null) throw new AssertionError("neither kubectl (1.22 or later) nor kustomize is on the PATH: k8s/ cannot be rendered");
     Path out = Files.createTempFile("kustomize", ".yaml");
     try {
       Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectErrorStream(false).start();
