@@ -9,7 +9,7 @@ import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -67,26 +67,27 @@ final class Manifests {
       .orElseThrow(() -> new AssertionError("no " + kind + " named " + name + " under " + K8S));
   }
 
-  /** The KEY=VALUE lines of a kustomize env file (the form {@code configMapGenerator.envs} reads). */
-  static Map<String, String> envFile(Path file) throws IOException {
-    Map<String, String> vars = new LinkedHashMap<>();
-    for (String line : Files.readAllLines(file)) {
-      String trimmed = line.trim();
-      if (trimmed.isEmpty() || trimmed.startsWith("#")) continue;
-      int eq = trimmed.indexOf('=');
-      if (eq < 1) throw new AssertionError(file + ": not KEY=VALUE: " + line);
-      vars.put(trimmed.substring(0, eq), trimmed.substring(eq + 1));
-    }
-    return vars;
-  }
-
   static JsonObject confJson() throws IOException {
     return new JsonObject(Files.readString(CONF));
   }
 
-  /** The settings a process would get from conf/ccp.json and these {@code CCP_*} values; fails like the jar would. */
+  /**
+   * The cluster's public names as docs/operations.md has one set them in {@code k8s/public.env} before applying: the
+   * committed ones are placeholders, which a process refuses.
+   */
+  static final Map<String, String> PUBLIC_NAMES = Map.of(
+    "CCP_JWT_ISSUER", "https://sso.ccp.cluster.local/realms/ccp",
+    "CCP_CONSOLA_OIDC_ISSUER", "https://sso.ccp.cluster.local/realms/ccp",
+    "CCP_SSF_ISSUER", "https://ccp.cluster.local");
+
+  /**
+   * The settings a process would get from conf/ccp.json and these {@code CCP_*} values, once the public names are set
+   * ({@link #PUBLIC_NAMES}); fails like the jar would.
+   */
   static Settings settings(Map<String, String> env) throws IOException {
-    return Settings.from(confJson(), env);
+    Map<String, String> named = new HashMap<>(env);
+    PUBLIC_NAMES.forEach((key, value) -> named.computeIfPresent(key, (k, placeholder) -> value));
+    return Settings.from(confJson(), named);
   }
 
   @SuppressWarnings("unchecked")

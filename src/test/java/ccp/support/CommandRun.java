@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,6 +17,11 @@ import java.util.concurrent.TimeUnit;
 public record CommandRun(int status, String stderr) {
 
   public static CommandRun of(Class<?> main, String args, Map<String, String> env) throws Exception {
+    return of(main, args, env, Duration.ofSeconds(60));
+  }
+
+  /** As {@link #of(Class, String, Map)}, for a command given {@code limit} to end (one that reaches for a network). */
+  public static CommandRun of(Class<?> main, String args, Map<String, String> env, Duration limit) throws Exception {
     List<String> command = new ArrayList<>(List.of(
       new File(System.getProperty("java.home"), "bin/java").getPath(), "-cp", System.getProperty("java.class.path"), main.getName()));
     command.addAll(List.of(args.trim().split("\\s+")));
@@ -24,9 +30,9 @@ public record CommandRun(int status, String stderr) {
     // Only stderr is read, after the exit: a stdout pipe nobody drains would block a chatty child.
     builder.redirectOutput(ProcessBuilder.Redirect.DISCARD);
     Process process = builder.start();
-    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+    if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
       process.destroyForcibly();
-      throw new AssertionError(main.getSimpleName() + " " + args + " did not end within 60 s");
+      throw new AssertionError(main.getSimpleName() + " " + args + " did not end within " + limit.toSeconds() + " s");
     }
     return new CommandRun(process.exitValue(), new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).strip());
   }

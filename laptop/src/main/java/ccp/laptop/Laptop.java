@@ -1,6 +1,7 @@
 package ccp.laptop;
 
 import ccp.app.RunCommand;
+import ccp.app.SecretsCommand;
 import ccp.app.TokenCommand;
 import ccp.carga.CargaPedidos;
 import ccp.carga.CargaSesiones;
@@ -20,7 +21,7 @@ public final class Laptop {
   private Laptop() {}
 
   public static void main(String[] args) {
-    Cli.main(args, new RunCommand(Embedded.SERVERS), new TokenCommand(), new InfraCommand(), new Lab(), new LabInstancia(),
-      new CargaSesiones(), new CargaPedidos(), new CargaSobrecarga(), new Experimento());
+    Cli.main(args, new RunCommand(Embedded.SERVERS), new TokenCommand(), new SecretsCommand(), new InfraCommand(), new Lab(),
+      new LabInstancia(), new CargaSesiones(), new CargaPedidos(), new CargaSobrecarga(), new Experimento());
   }
 }

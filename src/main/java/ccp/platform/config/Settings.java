@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -16,7 +18,9 @@ import java.util.function.Predicate;
 /**
  * The validated configuration of one process. Every key has a default in {@code conf/ccp.json} and may be
  * overridden by the environment variable {@code CCP_<KEY>} ({@code kafka.bootstrap} → {@code CCP_KAFKA_BOOTSTRAP}).
- * The prefix keeps Kubernetes' injected {@code <SERVICE>_PORT} variables from being read as ours.
+ * The prefix keeps most of the kubelet's service links ({@code <SERVICE>_PORT} and the like) from being read as ours;
+ * those of a Service whose name starts with {@code ccp-} are recognised by their shape ({@link ServiceLinks}) and left
+ * alone, while any other unknown {@code CCP_} variable is refused.
  */
 public final class Settings {
 
@@ -24,7 +28,12 @@ public final class Settings {
 
   private record Rule(Kind kind, Predicate<Object> valid, String expected) {}
 
+  private static final String PREFIX = "CCP_";
   private static final Map<String, Rule> RULES = new LinkedHashMap<>();
+  /** The issuers a token or SET is checked against or signed as: a placeholder here refuses every real one. */
+  private static final List<String> ISSUERS = List.of("jwt.issuer", "consola.oidc.issuer", "ssf.issuer");
+  /** Names that never reach a real host: the examples' domains and top-level domains. */
+  private static final List<String> PLACEHOLDER_DOMAINS = List.of("example.com", "example.net", "example.org", "example", "invalid");
 
   static {
     text("data.dir", v -> !v.isBlank(), "a directory path");
@@ -166,8 +175,10 @@ public final class Settings {
       }
       merged.put(key, defaults.getValue(key));
     }
+    Set<String> links = ServiceLinks.in(env, PREFIX);
     for (Map.Entry<String, String> e : env.entrySet()) {
-      if (!e.getKey().startsWith("CCP_")) continue;
+      // A Service ccp-gestor's CCP_GESTOR_PORT=tcp://10.96.0.11:8081 is the kubelet's, not gestor.port.
+      if (!e.getKey().startsWith(PREFIX) || links.contains(e.getKey())) continue;
       String key = keyOfEnv(e.getKey());
       merged.put(key, parse(key, e.getValue(), e.getKey()));
       fromEnv.add(key);
@@ -190,6 +201,13 @@ public final class Settings {
         && (merged.getString("ssf.receptor.issuer").isBlank() || merged.getString("ssf.receptor.audience").isBlank())) {
       throw new ConfigException("ssf.receptor.jwks-url is set: ssf.receptor.issuer and ssf.receptor.audience must be set too");
     }
+    for (String key : ISSUERS) {
+      String host = placeholderHost(merged.getString(key));
+      if (host != null) {
+        throw new ConfigException(envName(key) + "='" + merged.getString(key) + "' is a placeholder: " + host + " is a name reserved "
+          + "for examples; set " + key + " to the real issuer's URL (in Kubernetes: k8s/public.env)");
+      }
+    }
     if (merged.getInteger("jwt.ttl-minutes") > merged.getInteger("jwt.max-ttl-minutes")) {
       throw new ConfigException("jwt.ttl-minutes must be <= jwt.max-ttl-minutes (the roles refuse longer-lived tokens)");
     }
@@ -204,7 +222,7 @@ public final class Settings {
   }
 
   public static String envName(String key) {
-    return "CCP_" + key.toUpperCase().replace('.', '_').replace('-', '_');
+    return PREFIX + key.toUpperCase().replace('.', '_').replace('-', '_');
   }
 
   private static String keyOfEnv(String envName) {
@@ -262,6 +280,22 @@ public final class Settings {
   /** The shape of a CIDR list; the seguridad role parses each range when it starts. */
   private static boolean cidrs(String v) {
     return v.matches("\\s*|[0-9A-Fa-f:.]+/\\d{1,3}(\\s*,\\s*[0-9A-Fa-f:.]+/\\d{1,3})*");
+  }
+
+  /** The host of {@code url} when it is a name reserved for documentation (RFC 2606, RFC 6761), else null. */
+  private static String placeholderHost(String url) {
+    String host;
+    try {
+      host = URI.create(url).getHost();
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+    if (host == null) return null;
+    String lower = host.toLowerCase(Locale.ROOT);
+    for (String reserved : PLACEHOLDER_DOMAINS) {
+      if (lower.equals(reserved) || lower.endsWith("." + reserved)) return host;
+    }
+    return null;
   }
 
   private static boolean isHttpUrl(String v) {

@@ -24,7 +24,7 @@ public final class DevPeerKeys {
   public static final List<String> ROLES =
     List.of("gateway", "gestor", "seguridad", "pedidos", "cadena", "facturacion", "inventario", "despacho", "vigilancia");
   /** The one role that calls others today (the Detector and the Reacción): the all-in-one process signs as it. */
-  static final String CALLER = "seguridad";
+  public static final String CALLER = "seguridad";
 
   private final Map<String, JsonObject> privateKeys;
   private final JsonObject jwks;

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,6 +38,44 @@ class SettingsTest {
     assertThat(settings.flag("demo.seed")).isFalse();
     assertThat(settings.embeddedKafka()).isFalse();
     assertThat(settings.integer("gestor.port")).isEqualTo(8081);
+  }
+
+  @Test
+  @DisplayName("a kubelet's service links of a Service ccp-<x> are left alone, even where one has a setting's name; a misspelt setting is still refused")
+  void serviceLinks() throws Exception {
+    Map<String, String> links = new HashMap<>(Map.of(
+      "CCP_GESTOR_SERVICE_HOST", "10.96.0.11", "CCP_GESTOR_SERVICE_PORT", "8081", "CCP_GESTOR_SERVICE_PORT_HTTP", "8081",
+      "CCP_GESTOR_PORT", "tcp://10.96.0.11:8081", "CCP_GESTOR_PORT_8081_TCP", "tcp://10.96.0.11:8081",
+      "CCP_GESTOR_PORT_8081_TCP_PROTO", "tcp", "CCP_GESTOR_PORT_8081_TCP_PORT", "8081", "CCP_GESTOR_PORT_8081_TCP_ADDR", "10.96.0.11",
+      "CCP_PG_RW_SERVICE_HOST", "fd00::5", "CCP_PG_RW_PORT", "tcp://[fd00::5]:5432"));
+    links.put("CCP_PG_RW_PORT_5432_TCP_ADDR", "fd00::5");
+    // gestor.port is CCP_GESTOR_PORT: the kubelet's value is never a port number, the setting keeps its own.
+    assertThat(Settings.from(file(), links).integer("gestor.port")).isEqualTo(8081);
+
+    for (Map.Entry<String, String> typo : Map.of(
+      "CCP_GESTOR_SERVICE_PORT_HTTP", "http",            // not a port number
+      "CCP_GESTOR_PORT", "tcp://10.96.0.12:8081",         // another host than the Service's: gestor.port, not a number
+      "CCP_GESTOR_PORT_8081_TCP_PORT", "8082",            // another port than its name's
+      "CCP_GESTORR_SERVICE_PORT", "8081",                 // no such Service: no _SERVICE_HOST beside it
+      "CCP_PG_POOL_SIZ", "12").entrySet()) {
+      Map<String, String> env = new HashMap<>(links);
+      env.put(typo.getKey(), typo.getValue());
+      assertThatThrownBy(() -> Settings.from(file(), env)).as(typo.toString())
+        .isInstanceOf(ConfigException.class).hasMessageContaining(typo.getKey());
+    }
+  }
+
+  @Test
+  @DisplayName("an issuer that is still a placeholder (a name reserved for examples) is refused, naming its variable")
+  void placeholderIssuers() throws Exception {
+    for (Map.Entry<String, String> placeholder : Map.of(
+      "CCP_JWT_ISSUER", "https://keycloak.example.com/realms/ccp", "CCP_CONSOLA_OIDC_ISSUER", "https://sso.example.org/realms/ccp",
+      "CCP_SSF_ISSUER", "https://ccp.invalid").entrySet()) {
+      assertThatThrownBy(() -> Settings.from(file(), Map.ofEntries(placeholder))).isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith(placeholder.getKey() + "='" + placeholder.getValue() + "' is a placeholder");
+    }
+    assertThat(Settings.from(file(), Map.of("CCP_JWT_ISSUER", "https://sso.empresa.co/realms/ccp",
+      "CCP_SSF_ISSUER", "https://ccp.empresa.co")).text("ssf.issuer")).isEqualTo("https://ccp.empresa.co");
   }
 
   @Test
