@@ -91,8 +91,10 @@ class KubeletEnvironmentTest {
     try {
       Map<String, Future<CommandRun>> runs = new TreeMap<>();
       for (Doc deployment : deployments) runs.put(deployment.name(), pool.submit(() -> start(rendered, deployment, links)));
-      // Past its configuration, a process outside the cluster stops on the first in-cluster name it cannot reach.
-      List<String> clusterHosts = List.of("keycloak-service.keycloak.svc", "ccp-pg-rw", "ccp-kafka-kafka-bootstrap");
+      // Past its configuration, a process outside the cluster stops on the first in-cluster name it cannot reach: it
+      // names it, or fails to start (exit 1, "start-up failed": the Kafka client finds no resolvable bootstrap).
+      List<String> clusterHosts = List.of("keycloak-service.keycloak.svc", "ccp-pg-rw", "ccp-kafka-kafka-bootstrap",
+        "start-up failed: ");
       for (Map.Entry<String, Future<CommandRun>> run : runs.entrySet()) {
         CommandRun result = run.getValue().get();
         assertThat(result.status()).as(run.getKey()).isNotZero();
