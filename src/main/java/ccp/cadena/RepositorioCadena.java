@@ -139,9 +139,10 @@ final class RepositorioCadena implements RegistroSenales, CadenaDePedido {
 
   Future<Void> escaladasPublicadas(List<Escalada> escaladas) {
     if (escaladas.isEmpty()) return Future.succeededFuture();
-    return sql.preparedQuery(SqlCadena.ESCALADAS_PUBLICADAS).execute(Tuple.of(
-        escaladas.stream().map(Escalada::pedido).toArray(UUID[]::new),
-        escaladas.stream().map(e -> e.etapa().name()).toArray(String[]::new)))
+    // Not Tuple.of(a, b): with an array second, Java picks of(Object, Object...) and spreads it into parameters.
+    return sql.preparedQuery(SqlCadena.ESCALADAS_PUBLICADAS).execute(Tuple.tuple()
+        .addValue(escaladas.stream().map(Escalada::pedido).toArray(UUID[]::new))
+        .addValue(escaladas.stream().map(e -> e.etapa().name()).toArray(String[]::new)))
       .mapEmpty();
   }
 

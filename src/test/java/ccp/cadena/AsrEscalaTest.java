@@ -29,6 +29,7 @@ import static org.awaitility.Awaitility.await;
 class AsrEscalaTest {
 
   private static final int PEDIDOS = 1_200;
+  private static final int VENDEDORES = 120;
   private static final int BARRIDO_MS = 5_000;
   /** One sweep period, plus the time to publish and mark 1,200 signals on a loaded machine. */
   private static final long SENAL_MAX_MS = BARRIDO_MS + 4_500;
@@ -43,19 +44,23 @@ class AsrEscalaTest {
     try (RunningApp app = RunningApp.start(cluster, roles)) {
       await("the monitor leads").atMost(Duration.ofSeconds(60)).until(() -> Http.get(app.managementUrl() + "/health/ready", null)
         .body().contains("\"lider\":true"));
-      String vendedor = Db.newActor(cluster, "VENDEDOR");
+      // Orders of many vendedores, as at 600 orders/s: the retry signals are keyed by vendedor, and one vendedor's are
+      // taken in order, one after the other.
+      String[] vendedores = new String[VENDEDORES];
+      for (int i = 0; i < VENDEDORES; i++) vendedores[i] = Db.newActor(cluster, "VENDEDOR");
       String[] ids = Db.strings(cluster, """
         WITH nuevas AS (
                INSERT INTO cadena.cadenas (pedido, actor, lineas, estado, iniciada_en)
-               SELECT gen_random_uuid(), ?, '[{"producto":"P-3","cantidad":1}]'::jsonb, 'EN_CURSO', now() - interval '25 seconds'
-               FROM generate_series(1, ?) RETURNING pedido),
+               SELECT gen_random_uuid(), (?::text[])[1 + g % cardinality(?::text[])], '[{"producto":"P-3","cantidad":1}]'::jsonb,
+                      'EN_CURSO', now() - interval '25 seconds'
+               FROM generate_series(1, ?) AS g RETURNING pedido),
              etapas AS (
                INSERT INTO cadena.cadena_etapa (pedido, etapa, orden, estado, intento, plazo, en_curso_desde)
                SELECT n.pedido, e.etapa, e.orden, CASE WHEN e.orden = 1 THEN 'EN_CURSO' ELSE 'PENDIENTE' END,
                       CASE WHEN e.orden = 1 THEN 1 ELSE 0 END, CASE WHEN e.orden = 1 THEN now() END,
                       CASE WHEN e.orden = 1 THEN now() - interval '25 seconds' END
                FROM nuevas n, (VALUES ('FACTURACION', 1), ('INVENTARIO', 2), ('DESPACHO', 3)) AS e (etapa, orden))
-        SELECT pedido::text FROM nuevas""", vendedor, PEDIDOS).toArray(String[]::new);
+        SELECT pedido::text FROM nuevas""", vendedores, vendedores, PEDIDOS).toArray(String[]::new);
       assertThat(ids).hasSize(PEDIDOS);
 
       await("every signal published").atMost(Duration.ofSeconds(120)).until(() -> Db.count(cluster,
