@@ -127,12 +127,14 @@ class TokensTest {
       .as("the warm-up's actor with a key of no one's").isEqualTo(401);
 
     key.close();
-    assertThat(get(client, port, token)).as("verified and cached before the close").isEqualTo(401);
+    // Its key id is now unknown: the JWK Set is read again for it, and within that re-read's bound (the forged token's
+    // re-read above) the answer is 503 to retry, after it 401. Either way refused.
+    assertThat(get(client, port, token)).as("verified and cached before the close").isIn(401, 503);
     Router fresh = Router.router(vertx);
     fresh.get("/v1/x").handler(tokens.required()).handler(ctx -> ctx.end());
     int otherPort = vertx.createHttpServer().requestHandler(fresh).listen(0, "127.0.0.1").await().actualPort();
-    assertThat(get(client, otherPort, token)).as("never seen before the close").isEqualTo(401);
-    assertThat(get(client, otherPort, key.token())).as("signed after the close").isEqualTo(401);
+    assertThat(get(client, otherPort, token)).as("never seen before the close").isIn(401, 503);
+    assertThat(get(client, otherPort, key.token())).as("signed after the close").isIn(401, 503);
     assertThat(get(client, port, mint(issuer, "vendedor-1", 10))).as("the issuer's tokens as before").isEqualTo(200);
   }
 
