@@ -12,7 +12,7 @@ class LaptopExitTest {
 
   @ParameterizedTest(name = "{0} {1} → {2}")
   @CsvSource(delimiter = '|', value = {
-    "frobnicate                 |                          | unknown command 'frobnicate' (valid: run, token, k8s-secrets, infra, lab, carga-sesiones, carga-pedidos, carga-sobrecarga)",
+    "frobnicate                 |                          | unknown command 'frobnicate' (valid: run, token, k8s-secrets, infra, lab, carga-sesiones, carga-pedidos, carga-sobrecarga, experimento)",
     "--role=infra               |                          | unknown role 'infra'",
     "infra --role=gestor        |                          | infra: Unknown option: '--role=gestor'",
     "infra                      | CCP_PG_HOST=db           | infra starts the embedded Kafka and PostgreSQL",
