@@ -1,5 +1,6 @@
 package ccp.carga.suelo;
 
+import ccp.platform.kafka.EventPublisher;
 import ccp.platform.kafka.KafkaConfig;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -9,7 +10,8 @@ import io.vertx.kafka.client.consumer.KafkaConsumerRecord;
 import java.util.Map;
 
 /**
- * A floor consumer: reads one topic with the roles' consumer settings, hands each record to {@link #procesar}, and
+ * A floor consumer: reads one topic with the roles' consumer settings, hands each record to {@link #procesar} (which
+ * may publish onward through {@link #publisher}, with the roles' producer settings), and
  * commits the polled positions every {@code kafka.commit-interval-ms}. It counts the records it has processed and
  * answers that count on the event bus at {@code suelo.hechos.<topic>}, for the driver to know the load's last effect.
  */
@@ -19,6 +21,7 @@ abstract class ConsumidorSuelo extends VerticleBase {
   private final String topic;
   private final String grupo;
   private KafkaConsumer<String, String> consumer;
+  private EventPublisher publisher;
   private long hechos;
 
   ConsumidorSuelo(KafkaConfig kafka, String topic, String grupo) {
@@ -29,12 +32,17 @@ abstract class ConsumidorSuelo extends VerticleBase {
 
   abstract Future<?> procesar(KafkaConsumerRecord<String, String> record);
 
+  EventPublisher publisher() {
+    return publisher;
+  }
+
   static String hechos(String topic) {
     return "suelo.hechos." + topic;
   }
 
   @Override
   public Future<?> start() {
+    publisher = EventPublisher.create(vertx, kafka);
     Map<String, String> config = kafka.client();
     config.put("group.id", grupo);
     config.put("enable.auto.commit", "false");
@@ -51,6 +59,6 @@ abstract class ConsumidorSuelo extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    return consumer.close();
+    return consumer.close().eventually(() -> publisher.close());
   }
 }

@@ -1,6 +1,5 @@
 package ccp.carga.suelo;
 
-import ccp.platform.kafka.EventPublisher;
 import ccp.platform.kafka.KafkaConfig;
 import ccp.platform.kafka.Topics;
 import io.vertx.core.Future;
@@ -44,15 +43,12 @@ final class EtapaSuelo extends ConsumidorSuelo {
     }
   }
 
-  private final KafkaConfig kafka;
   private final SqlClient sql;
   private final Paso paso;
   private final String hacer;
-  private EventPublisher publisher;
 
   EtapaSuelo(KafkaConfig kafka, SqlClient sql, Paso paso) {
     super(kafka, paso.entrada, "suelo." + paso.rol);
-    this.kafka = kafka;
     this.sql = sql;
     this.paso = paso;
     this.hacer = "INSERT INTO " + paso.tabla() + " (pedido, valor) VALUES ($1, $2) ON CONFLICT (pedido) DO NOTHING";
@@ -64,19 +60,8 @@ final class EtapaSuelo extends ConsumidorSuelo {
   }
 
   @Override
-  public Future<?> start() {
-    publisher = EventPublisher.create(vertx, kafka);
-    return super.start();
-  }
-
-  @Override
-  public Future<?> stop() {
-    return super.stop().eventually(() -> publisher.close());
-  }
-
-  @Override
   Future<?> procesar(KafkaConsumerRecord<String, String> record) {
     return sql.preparedQuery(hacer).execute(Tuple.of(record.key(), record.value().substring(0, Math.min(64, record.value().length()))))
-      .compose(x -> publisher.publishEncoded(paso.salida, record.key(), record.value()));
+      .compose(x -> publisher().publishEncoded(paso.salida, record.key(), record.value()));
   }
 }

@@ -1,6 +1,5 @@
 package ccp.carga.suelo;
 
-import ccp.platform.kafka.EventPublisher;
 import ccp.platform.kafka.KafkaConfig;
 import ccp.platform.kafka.Topics;
 import io.vertx.core.Future;
@@ -20,25 +19,11 @@ final class VerificadorSuelo extends ConsumidorSuelo {
 
   private static final String REGISTRADA = "SELECT huella FROM seguridad.suelo_registro WHERE vendedor = $1";
 
-  private final KafkaConfig kafka;
   private final SqlClient sql;
-  private EventPublisher publisher;
 
   VerificadorSuelo(KafkaConfig kafka, SqlClient sql) {
     super(kafka, Topics.SESION_ABIERTA, "suelo.verificador");
-    this.kafka = kafka;
     this.sql = sql;
-  }
-
-  @Override
-  public Future<?> start() {
-    publisher = EventPublisher.create(vertx, kafka);
-    return super.start();
-  }
-
-  @Override
-  public Future<?> stop() {
-    return super.stop().eventually(() -> publisher.close());
   }
 
   @Override
@@ -46,7 +31,7 @@ final class VerificadorSuelo extends ConsumidorSuelo {
     String huella = record.value().substring(0, record.value().indexOf(' '));
     return sql.preparedQuery(REGISTRADA).execute(Tuple.of(record.key())).compose(rows -> conocida(rows, huella)
       ? Future.succeededFuture()
-      : publisher.publishEncoded(Topics.ALERTA_SEGURIDAD, record.key(), record.value()));
+      : publisher().publishEncoded(Topics.ALERTA_SEGURIDAD, record.key(), record.value()));
   }
 
   private static boolean conocida(RowSet<Row> rows, String huella) {
