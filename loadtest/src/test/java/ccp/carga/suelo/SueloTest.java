@@ -15,6 +15,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,16 +31,33 @@ class SueloTest {
     : Path.of("..", "conf", "ccp.json")).toAbsolutePath().toString();
   private static Vertx vertx;
   private static WebClient web;
+  private static ProcesoSuelo sesiones;
+  private static ProcesoSuelo pedidos;
 
+  /** Both floors start side by side: each spends most of its start waiting on its own broker and database. */
   @BeforeAll
-  static void client() {
+  static void start() throws Exception {
     vertx = Vertx.vertx();
     web = WebClient.create(vertx);
+    ExecutorService starting = Executors.newFixedThreadPool(2);
+    try {
+      Future<ProcesoSuelo> deSesiones = starting.submit(() -> ProcesoSuelo.start("sesiones", CONF, 10));
+      Future<ProcesoSuelo> dePedidos = starting.submit(() -> ProcesoSuelo.start("pedidos", CONF, 10));
+      try {
+        sesiones = deSesiones.get();
+      } finally {
+        pedidos = dePedidos.get(); // kept for @AfterAll to stop, even when the other did not start
+      }
+    } finally {
+      starting.shutdown();
+    }
   }
 
   @AfterAll
   static void close() throws Exception {
-    vertx.close().await(10, TimeUnit.SECONDS);
+    try (ProcesoSuelo a = sesiones; ProcesoSuelo b = pedidos) {
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
   }
 
   @Test
@@ -52,22 +72,18 @@ class SueloTest {
   @Test
   @DisplayName("sessions: 201, and the Verificador's floor has read each one (a stranger's raises an alert)")
   void sesiones() throws Exception {
-    try (ProcesoSuelo suelo = ProcesoSuelo.start("sesiones", CONF, 10)) {
-      long before = done(suelo);
-      assertThat(post(suelo, "/v1/sesiones", "{\"huella\":\"casa-vendedor-3\"}")).isEqualTo(201);
-      assertThat(post(suelo, "/v1/sesiones", "{\"huella\":\"desconocido-1\"}")).isEqualTo(201);
-      await().atMost(Duration.ofSeconds(60)).until(() -> done(suelo) >= before + 2);
-    }
+    long before = done(sesiones);
+    assertThat(post(sesiones, "/v1/sesiones", "{\"huella\":\"casa-vendedor-3\"}")).isEqualTo(201);
+    assertThat(post(sesiones, "/v1/sesiones", "{\"huella\":\"desconocido-1\"}")).isEqualTo(201);
+    await().atMost(Duration.ofSeconds(60)).until(() -> done(sesiones) >= before + 2);
   }
 
   @Test
   @DisplayName("orders: 201, and each order passes the relay and the three stages to pedido.listo")
   void pedidos() throws Exception {
-    try (ProcesoSuelo suelo = ProcesoSuelo.start("pedidos", CONF, 10)) {
-      long before = done(suelo);
-      assertThat(post(suelo, "/v1/pedidos", "{\"tendero\":\"T-1\",\"lineas\":[{\"producto\":\"P-1\",\"cantidad\":2}]}")).isEqualTo(201);
-      await().atMost(Duration.ofSeconds(60)).until(() -> done(suelo) >= before + 1);
-    }
+    long before = done(pedidos);
+    assertThat(post(pedidos, "/v1/pedidos", "{\"tendero\":\"T-1\",\"lineas\":[{\"producto\":\"P-1\",\"cantidad\":2}]}")).isEqualTo(201);
+    await().atMost(Duration.ofSeconds(60)).until(() -> done(pedidos) >= before + 1);
   }
 
   private static int post(ProcesoSuelo suelo, String path, String body) throws Exception {
