@@ -31,7 +31,7 @@ final class ApiInventario implements AppApi {
 
   private final Vertx vertx;
   private final Outbox outbox;
-  /** Refuses writes while this service's outbox is behind (issue 16). */
+  /** Refuses writes while this service's outbox is behind (the overload admission control). */
   private final AdmisionOutbox admision;
   private final RepositorioAjustes ajustes;
 

@@ -20,7 +20,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The Gestor's warm-up (issue 16): before its process says it is ready, it opens sessions through its own session route
+ * The Gestor's warm-up: before its process says it is ready, it opens sessions through its own session route
  * for {@code gestor.warm-up-ms}, so that the JIT has compiled what an App session runs — HTTP, admission, the token,
  * the Lista de revocación, the session's insert, the producer, and in the same process the broker and the Verificador —
  * before the first App session arrives: a cold JVM on two cores served half the sessions a warm one did, while C2

@@ -44,7 +44,7 @@ final class ApiPedidos implements AppApi {
 
   private final Vertx vertx;
   private final Outbox outbox;
-  /** Refuses writes while this service's outbox is behind (issue 16). */
+  /** Refuses writes while this service's outbox is behind (the overload admission control). */
   private final AdmisionOutbox admision;
   private final RepositorioPedidos pedidos;
   private final CadenaDePedido cadenas;

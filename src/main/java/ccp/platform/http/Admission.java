@@ -17,7 +17,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Admission control at every door (issue 16): each route class has an adaptive concurrency limit — Netflix's
+ * Admission control at every door, against overload: each route class has an adaptive concurrency limit — Netflix's
  * concurrency-limits, AIMD with a latency target — that grows by one while its requests are answered within the target
  * and shrinks by a tenth for each answer slower than it (or a 5xx). A request beyond the limit is refused at once, 503
  * with {@code Retry-After} and a JSON body, so the work accepted keeps its latency instead of every request waiting.
