@@ -228,7 +228,7 @@ class ConsolaApiTest {
     }
     String operador = api.token(Db.newActor(servicios.settings(), "OPERADOR"));
     try (Eventos eventos = Eventos.abrir(gateway + "/v1/bandeja/flujo", operador)) {
-      assertThat(eventos.esperar("bandeja", e -> true, Duration.ofSeconds(5)).getString("huella")).isNotBlank();
+      assertThat(eventos.esperar("bandeja", e -> true, Duration.ofSeconds(5)).getString("version")).isNotBlank();
     }
   }
 
