@@ -75,7 +75,7 @@ public enum Role {
 
   /**
    * What the role warms before its process says it is ready, once every role of the process has started (so that the
-   * warm-up does not compete with their start): the Gestor's session route (issue 16); nothing for the others.
+   * warm-up does not compete with their start): the Gestor's session route (warmed before readiness); nothing for the others.
    */
   Future<Void> warmUp(RoleConfigs configs, Map<Role, RoleContext> contexts) {
     return this == GESTOR ? Gestor.warmUp(contexts.get(this), configs.gestor()) : Future.succeededFuture();

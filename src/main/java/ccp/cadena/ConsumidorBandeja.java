@@ -54,7 +54,7 @@ final class ConsumidorBandeja extends ConsumerVerticle {
     asr34 = AsrTimers.asr34(role.registry(), config.asr3Budget().plus(config.asr4Budget()));
   }
 
-  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (issue 16). */
+  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (the overload priority). */
   @Override
   protected Priority priority() {
     return Priority.CHAIN;

@@ -41,7 +41,7 @@ final class ConsumidorMensajes extends ConsumerVerticle {
         .register(role.registry()));
   }
 
-  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (issue 16). */
+  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (the overload priority). */
   @Override
   protected Priority priority() {
     return Priority.CHAIN;

@@ -41,7 +41,7 @@ final class Logistica extends ConsumerVerticle {
       role.sql().preparedQuery(REGISTRAR).execute(Tuple.of(lote.toArray(UUID[]::new))).map(rows -> Map.of()));
   }
 
-  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (issue 16). */
+  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (the overload priority). */
   @Override
   protected Priority priority() {
     return Priority.CHAIN;

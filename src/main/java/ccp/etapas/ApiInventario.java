@@ -5,7 +5,7 @@ import ccp.platform.http.ApiErrors;
 import ccp.platform.http.Idempotencia;
 import ccp.platform.http.JsonBody;
 import ccp.platform.http.JsonResponse;
-import ccp.platform.outbox.AdmisionOutbox;
+import ccp.platform.outbox.OutboxAdmission;
 import ccp.platform.outbox.Outbox;
 import ccp.platform.role.AppApi;
 import ccp.platform.role.RoleContext;
@@ -31,26 +31,26 @@ final class ApiInventario implements AppApi {
 
   private final Vertx vertx;
   private final Outbox outbox;
-  /** Refuses writes while this service's outbox is behind (issue 16). */
-  private final AdmisionOutbox admision;
+  /** Refuses writes while this service's outbox is behind (the overload admission control). */
+  private final OutboxAdmission admission;
   private final RepositorioAjustes ajustes;
 
   ApiInventario(RoleContext role, Outbox outbox) {
     this.vertx = role.vertx();
     this.outbox = outbox;
     this.ajustes = new RepositorioAjustes(role.sql());
-    this.admision = new AdmisionOutbox(vertx, outbox);
+    this.admission = new OutboxAdmission(vertx, outbox);
   }
 
   @Override
   public void mount(Router router) {
-    router.post("/v1/inventario/ajustes").handler(admision).handler(this::ajustar);
+    router.post("/v1/inventario/ajustes").handler(admission).handler(this::ajustar);
     router.get("/v1/inventario/ajustes/:ajuste").handler(this::leer);
   }
 
   @Override
   public Future<Void> close() {
-    return admision.close();
+    return admission.close();
   }
 
   private void ajustar(RoutingContext ctx) {
@@ -64,7 +64,7 @@ final class ApiInventario implements AppApi {
       })
       .onFailure(err -> {
         if (err instanceof Idempotencia.ClaveUsada) {
-          Idempotencia.repetido(ctx, ajustes.respuestaGuardada(actor.id(), clave), clave, solicitud.huella(),
+          Idempotencia.repetido(ctx, ajustes.respuestaGuardada(actor.id(), clave), clave, solicitud.resumenCuerpo(),
             ApiInventario::responder);
         } else if (err instanceof RepositorioAjustes.SinStock) {
           ApiErrors.send(ctx, 409, "insufficient_stock", "removing " + -solicitud.cantidad() + " units of " + solicitud.producto()

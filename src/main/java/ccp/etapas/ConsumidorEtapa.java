@@ -50,7 +50,7 @@ final class ConsumidorEtapa extends ConsumerVerticle {
     efecto = fabrica.get();
   }
 
-  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (issue 16). */
+  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (the overload priority). */
   @Override
   protected Priority priority() {
     return Priority.CHAIN;

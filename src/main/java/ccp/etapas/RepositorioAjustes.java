@@ -112,7 +112,7 @@ final class RepositorioAjustes {
       .put("t_escritura", creado.toString()));
     Tuple params = Tuple.of(id, actor, solicitud.producto(), solicitud.cantidad(), solicitud.motivo(), creado.atOffset(ZoneOffset.UTC))
       .addValue(UUID.fromString(idEscritura)).addValue(Topics.ESCRITURA_REALIZADA)
-      .addValue(clave).addValue(clave == null ? null : solicitud.huella()).addValue(clave == null ? null : ajuste)
+      .addValue(clave).addValue(clave == null ? null : solicitud.resumenCuerpo()).addValue(clave == null ? null : ajuste)
       // The key of the write on the topic is what the write made, as Pedidos' (the order): here the adjustment.
       .addValue(id.toString()).addValue(escritura.encode());
     return sql.preparedQuery(AJUSTAR).execute(params).recover(err -> Future.failedFuture(

@@ -33,7 +33,7 @@ record SolicitudAjuste(String producto, int cantidad, String motivo) {
   }
 
   /** A hash of what was asked, to tell a retry (same body) from a reuse of the key (different body). */
-  String huella() {
+  String resumenCuerpo() {
     String canonical = new JsonObject().put("producto", producto).put("cantidad", cantidad).put("motivo", motivo).encode();
     try {
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8)));

@@ -20,11 +20,10 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The Gestor's warm-up (issue 16): before its process says it is ready, it opens sessions through its own session route
+ * The Gestor's warm-up: before its process says it is ready, it opens sessions through its own session route
  * for {@code gestor.warm-up-ms}, so that the JIT has compiled what an App session runs — HTTP, admission, the token,
  * the Lista de revocación, the session's insert, the producer, and in the same process the broker and the Verificador —
- * before the first App session arrives: a cold JVM on two cores served half the sessions a warm one did, while C2
- * compiled (docs/performance.md).
+ * before the first App session arrives: a cold JVM serves far fewer sessions while C2 compiles.
  * <p>
  * The sessions are the warm-up actor's ({@link Tokens#WARM_UP_ACTOR}, read-only), with tokens of a key that lives in
  * this process's memory until the warm-up ends, from one device: the Verificador registers it at its first use, so no

@@ -10,7 +10,7 @@ import ccp.platform.http.Flujo;
 import ccp.platform.http.Idempotencia;
 import ccp.platform.http.JsonBody;
 import ccp.platform.http.JsonResponse;
-import ccp.platform.outbox.AdmisionOutbox;
+import ccp.platform.outbox.OutboxAdmission;
 import ccp.platform.outbox.Outbox;
 import ccp.platform.role.AppApi;
 import ccp.platform.role.RoleContext;
@@ -44,8 +44,8 @@ final class ApiPedidos implements AppApi {
 
   private final Vertx vertx;
   private final Outbox outbox;
-  /** Refuses writes while this service's outbox is behind (issue 16). */
-  private final AdmisionOutbox admision;
+  /** Refuses writes while this service's outbox is behind (the overload admission control). */
+  private final OutboxAdmission admission;
   private final RepositorioPedidos pedidos;
   private final CadenaDePedido cadenas;
   private final Comprobantes comprobantes;
@@ -56,20 +56,20 @@ final class ApiPedidos implements AppApi {
     this.pedidos = new RepositorioPedidos(role.sql());
     this.cadenas = Cadena.cadenaDePedido(role.sql());
     this.comprobantes = Etapas.comprobantes(role.sql());
-    this.admision = new AdmisionOutbox(vertx, outbox);
+    this.admission = new OutboxAdmission(vertx, outbox);
   }
 
   @Override
   public void mount(Router router) {
-    router.post("/v1/pedidos").handler(admision).handler(this::crear);
+    router.post("/v1/pedidos").handler(admission).handler(this::crear);
     router.get("/v1/pedidos").handler(this::listar);
-    router.get("/v1/pedidos/flujo").handler(this::flujo);
+    router.get("/v1/pedidos/flujo").handler(this::cambios);
     router.get("/v1/pedidos/:pedido").handler(this::leer);
   }
 
   @Override
   public Future<Void> close() {
-    return admision.close();
+    return admission.close();
   }
 
   private void crear(RoutingContext ctx) {
@@ -132,7 +132,7 @@ final class ApiPedidos implements AppApi {
    * The caller's orders live, for the console: {@code pedidos} each time it creates one, or one of its newest
    * {@value #MAX_PAGINA} is annulled or has a stage of its chain move (what the console's pages show).
    */
-  private void flujo(RoutingContext ctx) {
+  private void cambios(RoutingContext ctx) {
     propios(ctx);
     String actor = Actor.of(ctx).id();
     Flujo.abrir(ctx, Flujo.cambios("pedidos", () -> pedidos.huella(actor, MAX_PAGINA)

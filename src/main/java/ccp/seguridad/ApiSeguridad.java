@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
  * lift of a revocation ({@code POST /v1/revocaciones/{actor}/levantamiento}), recorded with who, when and why. On the
  * same port, the Shared Signals transmitter's metadata, keys, stream management and poll ({@link ApiSsf}) and, when an
  * identity provider is configured, the receiver of its SETs ({@link ReceptorSenales}). For the console: the live feed of
- * alerts and of changes to who is stopped ({@code GET /v1/alertas/flujo}, {@link FlujoAlertas}) and the revoked and
+ * alerts and of changes to who is stopped ({@code GET /v1/alertas/flujo}, {@link FuenteAlertas}) and the revoked and
  * blocked actors with their reactions ({@code GET /v1/revocaciones}, {@link Revocaciones}).
  */
 final class ApiSeguridad extends VerticleBase {
@@ -62,7 +62,7 @@ final class ApiSeguridad extends VerticleBase {
     Router router = role.router(vertx);
     role.guardApp(router).handler(Tokens.requirePerfil("SEGURIDAD"));
     router.get("/v1/alertas").handler(this::listarAlertas);
-    router.get("/v1/alertas/flujo").handler(ctx -> Flujo.abrir(ctx, new FlujoAlertas(avisos, revocaciones)));
+    router.get("/v1/alertas/flujo").handler(ctx -> Flujo.abrir(ctx, new FuenteAlertas(avisos, revocaciones)));
     router.get("/v1/revocaciones").handler(this::listarRevocaciones);
     router.put("/v1/dispositivos/:vendedor").handler(this::registrarCambio);
     router.post("/v1/revocaciones/:actor/levantamiento").handler(this::levantar);

@@ -40,13 +40,13 @@ final class Revocaciones {
    * What the list shows changes when one of these does: the revocations in force, their actors' reactions (each step
    * moves its actualizada_en) and the blocked actors.
    */
-  private static final String HUELLA = """
+  private static final String VERSION = """
     WITH revocados AS (SELECT actor, revocado_en, vence_en FROM seguridad.lista_revocacion WHERE vence_en > now())
     SELECT concat_ws('/',
              (SELECT count(*) || ':' || coalesce(max(revocado_en)::text, '') || ':' || coalesce(max(vence_en)::text, '') FROM revocados),
              (SELECT count(*) || ':' || coalesce(max(x.actualizada_en)::text, '')
               FROM seguridad.registro_reacciones x WHERE x.actor IN (SELECT actor FROM revocados)),
-             (SELECT count(*) FROM gestor.actores WHERE bloqueado)) AS huella""";
+             (SELECT count(*) FROM gestor.actores WHERE bloqueado)) AS version""";
 
   private final SqlClient sql;
 
@@ -62,7 +62,7 @@ final class Revocaciones {
     });
   }
 
-  Future<String> huella() {
-    return sql.query(HUELLA).execute().map(rows -> rows.iterator().next().getString("huella"));
+  Future<String> version() {
+    return sql.query(VERSION).execute().map(rows -> rows.iterator().next().getString("version"));
   }
 }

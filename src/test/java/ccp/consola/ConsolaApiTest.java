@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The console's server side (issue 17), through a gateway that forwards to the roles over HTTP as in a deployment:
+ * The console's server side (the people in the loop), through a gateway that forwards to the roles over HTTP as in a deployment:
  * the pages and the development sign-in, the ASR board's sample, a vendedor's orders a page at a time, the revoked
  * actors with their reactions, and the live streams that the pages follow.
  */
@@ -228,7 +228,7 @@ class ConsolaApiTest {
     }
     String operador = api.token(Db.newActor(servicios.settings(), "OPERADOR"));
     try (Eventos eventos = Eventos.abrir(gateway + "/v1/bandeja/flujo", operador)) {
-      assertThat(eventos.esperar("bandeja", e -> true, Duration.ofSeconds(5)).getString("huella")).isNotBlank();
+      assertThat(eventos.esperar("bandeja", e -> true, Duration.ofSeconds(5)).getString("version")).isNotBlank();
     }
   }
 

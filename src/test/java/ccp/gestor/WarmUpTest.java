@@ -16,7 +16,7 @@ import java.util.Set;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-@DisplayName("Warm-up (issue 16): before it is ready, a Gestor opens sessions through its own route as the warm-up actor, leaving no session and no alert")
+@DisplayName("Warm-up: before it is ready, a Gestor opens sessions through its own route as the warm-up actor, leaving no session and no alert")
 class WarmUpTest {
 
   @Test

@@ -1,7 +1,7 @@
 package ccp.lab;
 
 /**
- * The seed's {@code CoarseGrainedInventoryService}: the whole method under one lock, slow validation, query, audit
+ * The reference's {@code CoarseGrainedInventoryService}: the whole method under one lock, slow validation, query, audit
  * and notification included, so every reservation waits for all the slow work of the ones before it.
  */
 final class BloqueoAmplio extends EnMemoria {

@@ -6,7 +6,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
- * The seed's {@code TimeoutInventoryService}: a thread waits at most {@code timeout} for the stock's lock and then
+ * The reference's {@code TimeoutInventoryService}: a thread waits at most {@code timeout} for the stock's lock and then
  * fails with {@link InventarioOcupado} instead of queueing without end; the stock is untouched by a failed attempt.
  */
 final class BloqueoConTimeout extends EnMemoria {

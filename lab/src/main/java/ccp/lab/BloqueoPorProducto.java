@@ -6,7 +6,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
- * The seed's {@code ProductInventoryService}, one lock per product, without its unbounded {@code defaultdict}: a
+ * The reference's {@code ProductInventoryService}, one lock per product, without its unbounded {@code defaultdict}: a
  * product's entry lives only while some thread holds or waits for it (a count of users, changed inside the map's own
  * per-key {@code compute}), so the table never holds more entries than there are threads, whatever ids arrive.
  */

@@ -1,7 +1,7 @@
 package ccp.lab;
 
 /**
- * The seed's {@code OptimizedInventoryService}: validation before and the slow completion after; only the check and
+ * The reference's {@code OptimizedInventoryService}: validation before and the slow completion after; only the check and
  * the decrement of the shared count are under the lock.
  */
 final class BloqueoReducido extends EnMemoria {

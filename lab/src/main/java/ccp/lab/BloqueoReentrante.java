@@ -3,7 +3,7 @@ package ccp.lab;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The seed's {@code RLock}: {@link #reservar} holds the lock and calls {@link #descontarGuardado}, which takes it
+ * The reference's {@code RLock}: {@link #reservar} holds the lock and calls {@link #descontarGuardado}, which takes it
  * again because it guards the count on its own too. A non-reentrant lock would deadlock on that nested acquisition.
  */
 final class BloqueoReentrante extends EnMemoria {

@@ -6,7 +6,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * The seed's {@code queue.Queue} hand-off: one owner thread alone reads and writes the stock; the others put their
+ * The reference's {@code queue.Queue} hand-off: one owner thread alone reads and writes the stock; the others put their
  * request on its queue and wait for the answer. A single-thread executor is exactly that queue and that thread.
  * The wait recorded is the time a request spends in the queue.
  */

@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The seed's "a local lock does not coordinate several instances": this JVM and a child JVM of the same classpath
+ * The reference's "a local lock does not coordinate several instances": this JVM and a child JVM of the same classpath
  * reserve from one PostgreSQL row at the same moment, each half of the requests, once with a lock of each process
  * around a read-then-write and once with the atomic statement. The child is the hidden command {@code lab-instancia}
  * ({@link LabInstancia}), started through the lab's own entry point ({@link LabMain}) on this JVM's classpath.

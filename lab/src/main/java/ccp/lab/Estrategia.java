@@ -18,7 +18,7 @@ interface Estrategia extends AutoCloseable {
   @Override
   default void close() {}
 
-  /** The seed's {@code _validate_request}: outside any lock, since it touches no shared state. */
+  /** The reference's {@code _validate_request}: outside any lock, since it touches no shared state. */
   static void validar(String producto, int cantidad) {
     if (producto == null || producto.isBlank()) throw new IllegalArgumentException("producto is required");
     if (cantidad <= 0) throw new IllegalArgumentException("cantidad must be greater than zero");

@@ -29,7 +29,7 @@ final class Existencias {
     return iniciales.length;
   }
 
-  /** The seed's ids: {@code PRODUCT-001}, … after this run's prefix. */
+  /** The reference's ids: {@code PRODUCT-001}, … after this run's prefix. */
   String id(int indice) {
     return ids[indice];
   }

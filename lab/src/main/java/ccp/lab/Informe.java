@@ -13,8 +13,8 @@ import java.util.stream.Collectors;
 /** The comparison tables printed after the runs, and the CSV files of the report folder. */
 final class Informe {
 
-  /** The seed's published figure for its optimized lock (Python 3.13, its machine). */
-  static final double SEMILLA_OPS = 45_781.26;
+  /** The reference's published figure for its optimized lock (Python 3.13, its machine). */
+  static final double REFERENCIA_OPS = 45_781.26;
 
   private Informe() {}
 
@@ -52,7 +52,7 @@ final class Informe {
   }
 
   /**
-   * The best correct strategy against the seed's 45,781 ops/s and against the workload's ceiling: with every worker
+   * The best correct strategy against the reference's 45,781 ops/s and against the workload's ceiling: with every worker
    * always in its slow completion, no strategy can do more than workers ÷ slow-work time.
    */
   static String razones(List<Outcome> outcomes, Workload carga) {
@@ -62,8 +62,8 @@ final class Informe {
     String ceiling = carga.trabajo().completarMs() <= 0 ? "no ceiling: no slow work outside the lock"
       : String.format(Locale.ROOT, "%.2f of the workload's ceiling, %d workers ÷ %.3f ms = %,.0f ops/s", best.throughput() / techo(carga),
         carga.workers(), carga.trabajo().completarMs(), techo(carga));
-    return String.format(Locale.ROOT, "Best correct strategy: %s at %,.0f ops/s = %.2f × the seed's 45,781 ops/s (its optimized lock); %s%n",
-      best.estrategia().clave, best.throughput(), best.throughput() / SEMILLA_OPS, ceiling);
+    return String.format(Locale.ROOT, "Best correct strategy: %s at %,.0f ops/s = %.2f × the reference's 45,781 ops/s (its optimized lock); %s%n",
+      best.estrategia().clave, best.throughput(), best.throughput() / REFERENCIA_OPS, ceiling);
   }
 
   static double techo(Workload carga) {

@@ -1,6 +1,6 @@
 package ccp.lab;
 
-/** The seed's {@code InventoryBusyError}: the stock's lock was not acquired within the timeout. */
+/** The reference's {@code InventoryBusyError}: the stock's lock was not acquired within the timeout. */
 final class InventarioOcupado extends RuntimeException {
   InventarioOcupado(String message) {
     super(message, null, false, false);

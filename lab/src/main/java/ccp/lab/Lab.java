@@ -31,16 +31,17 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 
 /**
- * {@code lab}: the critical-section lab of seed 000. Runs every strategy on the seed's simulation (or the workload the
- * options describe), prints the seed's report block for each and a comparison table, measures throughput against the
+ * {@code lab}: the critical-section lab, answered in Java after its reference in Python (its strategies, simulation
+ * and published figure). Runs every strategy on the reference's simulation (or the workload the
+ * options describe), prints the reference's report block for each and a comparison table, measures throughput against the
  * number of workers, shows two JVMs on one PostgreSQL stock, and writes CSV and PNG charts into a report folder.
  * PostgreSQL is the configured one ({@code pg.*}) or an embedded one of its own under {@code <data.dir>/lab-postgres}.
  */
 @Command(name = "lab", mixinStandardHelpOptions = true, sortOptions = false,
-  description = "Run the critical-section lab of seed 000: every strategy on one workload, side by side, and a report folder.")
+  description = "Run the critical-section lab: every strategy on one workload, side by side, against the critical-section lab's reference (Python), and a report folder.")
 public final class Lab implements Callable<Integer> {
 
-  /** The multi-instance section uses the seed's test numbers: stock 1,000, 5,000 requests, 50 workers per JVM. */
+  /** The multi-instance section uses the reference's test numbers: stock 1,000, 5,000 requests, 50 workers per JVM. */
   private static final int MULTI_STOCK = 1_000;
   private static final int MULTI_REQUESTS = 5_000;
   private static final int MULTI_WORKERS = 50;
@@ -49,24 +50,24 @@ public final class Lab implements Callable<Integer> {
   private static final int MAX_SWEEP_WORKERS = 4096;
 
   @Option(names = "--stock", paramLabel = "<units>", converter = Converters.PositiveInt.class,
-    description = "initial stock, split evenly over the products (default: ${DEFAULT-VALUE}, the seed's)")
-  int stock = Workload.SEMILLA.stock();
+    description = "initial stock, split evenly over the products (default: ${DEFAULT-VALUE}, the reference's)")
+  int stock = Workload.REFERENCIA.stock();
 
   @Option(names = "--requests", paramLabel = "<n>", converter = Converters.PositiveInt.class,
-    description = "reservations of 1 unit (default: ${DEFAULT-VALUE}, the seed's)")
-  int requests = Workload.SEMILLA.requests();
+    description = "reservations of 1 unit (default: ${DEFAULT-VALUE}, the reference's)")
+  int requests = Workload.REFERENCIA.requests();
 
   @Option(names = "--workers", paramLabel = "<threads>", converter = Converters.PositiveInt.class,
-    description = "worker threads (default: ${DEFAULT-VALUE}, the seed's)")
-  int workers = Workload.SEMILLA.workers();
+    description = "worker threads (default: ${DEFAULT-VALUE}, the reference's)")
+  int workers = Workload.REFERENCIA.workers();
 
   @Option(names = "--products", paramLabel = "<n>", converter = Converters.PositiveInt.class,
     description = "product ids; request i goes to product i mod products (default: ${DEFAULT-VALUE}, one hot product)")
-  int products = Workload.SEMILLA.products();
+  int products = Workload.REFERENCIA.products();
 
   @Option(names = "--slow-ms", paramLabel = "<ms>", converter = Converters.Millis.class,
     description = "slow work after the critical section, outside the narrow locks (default: ${DEFAULT-VALUE})")
-  double slowMs = Workload.SEMILLA.trabajo().completarMs();
+  double slowMs = Workload.REFERENCIA.trabajo().completarMs();
 
   @Option(names = "--coarse-ms", paramLabel = "<ms>", split = ",", defaultValue = "10,10,5,5", converter = Converters.Millis.class,
     description = "validation,query,audit,notification: the slow work inside the coarse lock (default: ${DEFAULT-VALUE})")

@@ -44,7 +44,7 @@ final class LabDb implements AutoCloseable {
 
   /**
    * No wait limit for a connection: waiting is part of what the lab measures, and Vert.x 5.0's pool logs a spurious
-   * "Promise already completed" when the limit's timer fires for a waiter already served (vert.x issue 6169).
+   * "Promise already completed" when the limit's timer fires for a waiter already served (a bug of Vert.x 5.0's pool, fixed upstream).
    */
   private static PoolOptions opciones(Settings settings, String name) {
     return new PoolOptions().setMaxSize(settings.integer("pg.pool-size")).setName(name).setConnectionTimeout(0);

@@ -3,7 +3,7 @@ package ccp.lab;
 import java.util.Arrays;
 import java.util.Locale;
 
-/** What one strategy did with one workload: the seed's report block, and the figures the table and charts use. */
+/** What one strategy did with one workload: the reference's report block, and the figures the table and charts use. */
 record Outcome(Catalogo estrategia, Workload carga, String tramo, long approved, long rejected, long busy, long failed,
                String failure, long finalStock, double seconds, double meanMs, double p99Ms, long waits, double waitMeanMicros,
                double waitMaxMs, long retries, Consistencia consistencia) {
@@ -66,7 +66,7 @@ record Outcome(Catalogo estrategia, Workload carga, String tramo, long approved,
     return carga.requests() / seconds;
   }
 
-  /** The seed's report block, plus the lock wait, tail latency and consistency it asks to measure. */
+  /** The reference's report block, plus the lock wait, tail latency and consistency it asks to measure. */
   String block() {
     StringBuilder b = new StringBuilder();
     b.append(String.format(Locale.ROOT, "Strategy: %s — %s%n", estrategia.clave, estrategia.descripcion));

@@ -5,7 +5,7 @@ import io.vertx.sqlclient.RowIterator;
 import io.vertx.sqlclient.Tuple;
 
 /**
- * The seed's warning made concrete: a read, a check and a write of the value read, under a lock of this process.
+ * The reference's warning made concrete: a read, a check and a write of the value read, under a lock of this process.
  * Alone it is correct; two processes each hold their own lock, interleave their reads and writes, and oversell.
  */
 final class PgLockLocal implements Estrategia {

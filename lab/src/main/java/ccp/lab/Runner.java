@@ -6,9 +6,9 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntFunction;
 
 /**
- * The seed's thread pool: {@code workers} threads take the next request number until all are done, call the strategy
+ * The reference's thread pool: {@code workers} threads take the next request number until all are done, call the strategy
  * and keep each request's outcome and latency in its own slot (no shared counter on the measured path but the next
- * number). The run's time covers thread start to the last answer, as the seed's does.
+ * number). The run's time covers thread start to the last answer, as the reference's does.
  */
 final class Runner {
 

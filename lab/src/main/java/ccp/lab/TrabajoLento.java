@@ -3,13 +3,13 @@ package ccp.lab;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The seed's simulated slow work. {@code completarMs} is the audit/notification done after a reservation (1 ms in
- * the seed's optimized service, outside the lock); the other four are what its coarse service does inside the lock:
+ * The reference's simulated slow work. {@code completarMs} is the audit/notification done after a reservation (1 ms in
+ * the reference's optimized service, outside the lock); the other four are what its coarse service does inside the lock:
  * external validation 10 ms, database query 10 ms, audit 5 ms, notification 5 ms.
  */
 record TrabajoLento(double completarMs, double validacionMs, double consultaMs, double auditoriaMs, double notificacionMs) {
 
-  static final TrabajoLento SEMILLA = new TrabajoLento(1, 10, 10, 5, 5);
+  static final TrabajoLento REFERENCIA = new TrabajoLento(1, 10, 10, 5, 5);
 
   double amplioMs() {
     return validacionMs + consultaMs + auditoriaMs + notificacionMs;
@@ -35,7 +35,7 @@ record TrabajoLento(double completarMs, double validacionMs, double consultaMs, 
     dormir(notificacionMs);
   }
 
-  /** Like the seed's {@code time.sleep}: the thread is parked, the CPU stays free for the others. */
+  /** Like the reference's {@code time.sleep}: the thread is parked, the CPU stays free for the others. */
   private static void dormir(double ms) {
     if (ms <= 0) return;
     long hasta = System.nanoTime() + (long) (ms * 1_000_000);

@@ -3,8 +3,8 @@ package ccp.lab;
 /** What one run does: {@code requests} reservations of 1 unit by {@code workers} threads over {@code products} ids. */
 record Workload(int stock, int requests, int workers, int products, TrabajoLento trabajo) {
 
-  /** The seed's simulation: stock 10,000, 100,000 requests, 100 workers, one product. */
-  static final Workload SEMILLA = new Workload(10_000, 100_000, 100, 1, TrabajoLento.SEMILLA);
+  /** The reference's simulation: stock 10,000, 100,000 requests, 100 workers, one product. */
+  static final Workload REFERENCIA = new Workload(10_000, 100_000, 100, 1, TrabajoLento.REFERENCIA);
 
   /** Fewer requests than this would measure thread start-up more than the strategy. */
   private static final int MIN_REQUESTS = 100;

@@ -14,10 +14,10 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-@DisplayName("The seed's test_inventory_remains_consistent: stock 1,000, 5,000 requests of 1, 50 workers")
+@DisplayName("The reference's test_inventory_remains_consistent: stock 1,000, 5,000 requests of 1, 50 workers")
 class ConsistenciaTest {
 
-  /** The seed's slow work, a hundred times shorter, so the suite stays fast. */
+  /** The reference's slow work, a hundred times shorter, so the suite stays fast. */
   static final TrabajoLento BREVE = new TrabajoLento(0.01, 0.01, 0.01, 0.01, 0.01);
 
   private static Vertx vertx;

@@ -20,8 +20,7 @@ import java.util.function.Supplier;
 /**
  * {@code carga-sobrecarga}: sessions and orders at {@code --factor} times their sustained rates for
  * {@code --duration} seconds, then at the sustained rates for {@code --recovery} seconds, each on its own event loop of
- * the driver. The sustained rates are those the system sustains together, within the targets (on the 2-core machine,
- * all-in-one: 400 sessions/s beside 150 orders/s; each alone sustains about twice that). The requests come as from a
+ * the driver. The sustained rates are those the system sustains together, within the targets (docs/performance.md). The requests come as from a
  * fleet of phones ({@link Corrida#fleet}): connections grow with the requests outstanding, so the excess reaches the
  * system's doors. It prints, per load and phase, what was accepted and how fast, what was refused (503) and how fast,
  * the client timeouts, how long after the overload the answers were normal again, ASR-1, ASR-2 and the accepted orders'
@@ -40,8 +39,7 @@ public final class CargaSobrecarga implements Callable<Integer> {
   static final double CHAIN_P99_MS = 2_000;
   /**
    * The most requests per second one event loop of the driver starts: past about twice that, one loop sharing two cores
-   * with the system falls behind itself, and its own delay would show as the system's (seen: 1,600 sessions/s on one
-   * loop, refusals answered in 2 s p50). A load is split over as many loops, each with its own tokens and actors.
+   * with the system falls behind itself, and its own delay would show as the system's. A load is split over as many loops, each with its own tokens and actors.
    */
   static final int LANE_RATE = 400;
 

@@ -9,7 +9,7 @@ import static io.gatling.javaapi.core.CoreDsl.details;
 import static io.gatling.javaapi.core.CoreDsl.global;
 
 /**
- * Issue 16's overload: sessions and orders at {@code -Dfactor} (2) times their sustained rates ({@code -Drate} sessions/s,
+ * Overload: sessions and orders at {@code -Dfactor} (2) times their sustained rates ({@code -Drate} sessions/s,
  * {@code -Dpedidos} orders/s) for {@code -Dduration} seconds, then at the sustained rates for {@code -Drecovery}
  * seconds. A refusal at the door (503) is an expected answer here; the run fails on any other failure (a timeout above
  * all), on an answer slower than 500 ms at p99 — refusals included, since Gatling's response-time assertions do not

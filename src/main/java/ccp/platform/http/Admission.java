@@ -17,13 +17,12 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Admission control at every door (issue 16): each route class has an adaptive concurrency limit — Netflix's
+ * Admission control at every door, against overload: each route class has an adaptive concurrency limit — Netflix's
  * concurrency-limits, AIMD with a latency target — that grows by one while its requests are answered within the target
  * and shrinks by a tenth for each answer slower than it (or a 5xx). A request beyond the limit is refused at once, 503
  * with {@code Retry-After} and a JSON body, so the work accepted keeps its latency instead of every request waiting.
- * A gradient limit (Gradient2) was tried first: under an overload present from the start its long-term latency follows
- * the degraded one, and it let everything in (sessions at twice the capacity: p99 6.8 s, one refusal; with AIMD: p99
- * 0.78 s, the excess refused — docs/performance.md).
+ * AIMD rather than a gradient limit: a gradient limit compares with its long-term latency, which under an overload
+ * present from the start is already the degraded one, so it would let everything in.
  * <p>
  * The security paths have priority: their class (sessions, devices, alerts, revocations, Shared Signals) counts an
  * answer as slow only past twice {@code http.admission-target-ms} (200 ms by default), the others past it, so when

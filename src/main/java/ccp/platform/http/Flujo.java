@@ -62,16 +62,16 @@ public final class Flujo {
   }
 
   /**
-   * A source that writes {@code nombre} with {@code {"huella": ...}} each time {@code huella} (a fingerprint of what the
-   * console lists) differs from its previous value, the first ask included: a console that opens its stream and then
-   * reads its list misses no change between the two.
+   * A source that writes {@code nombre} with {@code {"version": ...}} each time {@code version} (a text that changes
+   * whenever what the console lists changes) differs from its previous value, the first ask included: a console that
+   * opens its stream and then reads its list misses no change between the two.
    */
-  public static Fuente cambios(String nombre, Supplier<Future<String>> huella) {
+  public static Fuente cambios(String nombre, Supplier<Future<String>> version) {
     String[] anterior = {null};
-    return () -> huella.get().map(actual -> {
+    return () -> version.get().map(actual -> {
       if (Objects.equals(actual, anterior[0])) return List.of();
       anterior[0] = actual;
-      return List.of(new Evento(nombre, new JsonObject().put("huella", actual)));
+      return List.of(new Evento(nombre, new JsonObject().put("version", actual)));
     });
   }
 

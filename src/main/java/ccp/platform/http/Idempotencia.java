@@ -18,8 +18,8 @@ public final class Idempotencia {
 
   private static final Pattern CLAVE = Pattern.compile("[A-Za-z0-9_-]{1,128}");
 
-  /** The stored first answer for a key, with the body's fingerprint it was given for. */
-  public record Respuesta(int status, JsonObject body, String huella) {}
+  /** The stored first answer for a key, with the hash of the body it was given for. */
+  public record Respuesta(int status, JsonObject body, String resumenCuerpo) {}
 
   /** The key was taken before; nothing of this attempt was written. */
   public static final class ClaveUsada extends RuntimeException {
@@ -45,7 +45,7 @@ public final class Idempotencia {
     return clave;
   }
 
-  /** The stored answer a {@code SELECT huella_cuerpo, estado_http, respuesta} read, if any. */
+  /** The stored answer a {@code SELECT huella_cuerpo, estado_http, respuesta} read, if any (the column holds the body's hash). */
   public static Optional<Respuesta> respuesta(RowSet<Row> rows) {
     if (rows.size() == 0) return Optional.empty();
     Row row = rows.iterator().next();
@@ -53,12 +53,12 @@ public final class Idempotencia {
   }
 
   /** A retry answers what the first attempt answered; the same key with another body is a conflict. */
-  public static void repetido(RoutingContext ctx, Future<Optional<Respuesta>> guardada, String clave, String huella,
+  public static void repetido(RoutingContext ctx, Future<Optional<Respuesta>> guardada, String clave, String resumenCuerpo,
                               Responder responder) {
     guardada.onSuccess(respuesta -> {
       if (respuesta.isEmpty()) {
         ctx.fail(new IllegalStateException("Idempotency-Key " + clave + " taken but not found"));
-      } else if (!respuesta.get().huella().equals(huella)) {
+      } else if (!respuesta.get().resumenCuerpo().equals(resumenCuerpo)) {
         ApiErrors.send(ctx, 409, "idempotency_key_reused", "Idempotency-Key " + clave + " was used with a different body");
       } else {
         responder.send(ctx, respuesta.get().status(), respuesta.get().body());

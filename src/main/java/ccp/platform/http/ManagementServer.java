@@ -38,9 +38,8 @@ public final class ManagementServer extends VerticleBase {
     router.get("/health/live").handler(HealthCheckHandler.createWithHealthChecks(health.liveness()));
     router.get("/health/ready").handler(HealthCheckHandler.createWithHealthChecks(health.readiness()));
     router.get("/metrics").handler(PrometheusScrapingHandler.create(registry));
-    // HTTP/1.1 only, as the API ports: on an h2c upgrade this server was seen sending a scrape's text into the HTTP/2
-    // connection (a client read "Frame type(51) length(2253622)"), or stopping mid-body, which held a scrape for ever.
-    // Probes and Prometheus speak HTTP/1.1.
+    // HTTP/1.1 only, as the API ports: on an h2c upgrade this server can write a scrape's text into the HTTP/2
+    // connection, or stop mid-body, which holds a scrape for ever. Probes and Prometheus speak HTTP/1.1.
     ApiRouter.unmatched(router);
     return Framing.guard(vertx.createHttpServer(new HttpServerOptions().setHttp2ClearTextEnabled(false)), router).listen(port, host).onSuccess(s -> {
       server = s;

@@ -68,7 +68,7 @@ public final class Infrastructure implements AutoCloseable {
       if (settings.embeddedKafka()) {
         if (!local.startsKafka()) throw missing("Kafka broker", "kafka.bootstrap");
         // The broker and the database start side by side: on a first start each spends seconds formatting its data
-        // (the start-to-ready budget of issue 16); neither needs the other.
+        // (the start-to-ready budget of a cold start); neither needs the other.
         broker = new FutureTask<>(() -> startBroker(settings, local, grants, kafkaPort));
         Thread starter = new Thread(broker, "embedded-kafka-start");
         starter.setDaemon(true);

@@ -114,7 +114,7 @@ public final class Outbox {
     return sql.preparedQuery(oldest).execute(Tuple.of(claimTimeoutMs)).map(rows -> rows.size() == 0 ? 0L : Math.max(0L, rows.iterator().next().getLong("edad")));
   }
 
-  /** The event-bus address on which the relay tells this process's writers how far behind it is ({@link AdmisionOutbox}). */
+  /** The event-bus address on which the relay tells this process's writers how far behind it is ({@link OutboxAdmission}). */
   String backlogAddress() {
     return "ccp.relevo-outbox.atraso." + schema;
   }

@@ -113,7 +113,7 @@ class AclsKafkaTest {
   @DisplayName("a forged escritura.realizada from the gestor or the cadena principal is refused, and the actor it names is not revoked")
   void forgedWriteRevokesNoOne() {
     Settings settings = app.settings();
-    // A real order's write event, whose actor the forger replaces: the security area's own account, as in the issue.
+    // A real order's write event, whose actor the forger replaces: the security area's own account.
     String vendedor = Db.newActor(settings, "VENDEDOR");
     String pedido = api.pedidoAceptado(vendedor);
     String real = await("the order's write event").atMost(Duration.ofSeconds(10))

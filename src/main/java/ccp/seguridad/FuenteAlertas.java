@@ -19,7 +19,7 @@ import java.util.Map;
  * A row's {@code recibido_en} is its transaction's start, so a row can commit after one stamped later was seen: each
  * ask looks {@link #SOLAPE} behind its cursor and skips the alerts it already wrote.
  */
-final class FlujoAlertas implements Flujo.Fuente {
+final class FuenteAlertas implements Flujo.Fuente {
 
   /** Far beyond the Notificador's insert transaction (one statement). */
   static final Duration SOLAPE = Duration.ofSeconds(5);
@@ -29,9 +29,9 @@ final class FlujoAlertas implements Flujo.Fuente {
   private final Map<String, Instant> escritas = new HashMap<>();
   private Instant cursor;
 
-  FlujoAlertas(Avisos avisos, Revocaciones revocaciones) {
+  FuenteAlertas(Avisos avisos, Revocaciones revocaciones) {
     this.avisos = avisos;
-    this.revocaciones = Flujo.cambios("revocaciones", revocaciones::huella);
+    this.revocaciones = Flujo.cambios("revocaciones", revocaciones::version);
   }
 
   @Override

@@ -15,7 +15,7 @@ import io.vertx.ext.web.RoutingContext;
  * one in time (B2–B3), and the chain starts. A reading older than a few of the relay's periods (its process has no
  * relay, or it stopped) refuses nothing. Its state is the mounting verticle's own: create it in that verticle's start.
  */
-public final class AdmisionOutbox implements Handler<RoutingContext> {
+public final class OutboxAdmission implements Handler<RoutingContext> {
 
   /** Readings older than this are ignored. */
   private static final long STALE_MS = 4 * RelevoOutbox.BACKLOG_EVERY_MS;
@@ -26,7 +26,7 @@ public final class AdmisionOutbox implements Handler<RoutingContext> {
   private long maxMs = Long.MAX_VALUE;
   private long leidaEn;
 
-  public AdmisionOutbox(Vertx vertx, Outbox outbox) {
+  public OutboxAdmission(Vertx vertx, Outbox outbox) {
     this.schema = outbox.schema();
     this.lecturas = vertx.eventBus().localConsumer(outbox.backlogAddress(), message -> {
       edadMs = message.body().getLong("edad_ms");

@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 @DisplayName("Writes are refused while the outbox is behind: what is accepted is published, and so detected, in time")
-class AdmisionOutboxTest {
+class OutboxAdmissionTest {
 
   private static final String ORDEN = "{\"tendero\":\"T-1\",\"lineas\":[{\"producto\":\"P-1\",\"cantidad\":1}]}";
 
