@@ -3,12 +3,16 @@ package ccp.app;
 import ccp.Main;
 import ccp.support.CommandRun;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 @DisplayName("The jar's command line: a bad role, flag, command or configuration exits 2 with one line naming it")
+// Each case is a JVM of its own, started and waited for: they run side by side.
+@Execution(ExecutionMode.CONCURRENT)
 class MainExitTest {
 
   @ParameterizedTest(name = "{0} {1} → {2}")

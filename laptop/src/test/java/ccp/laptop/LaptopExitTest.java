@@ -2,12 +2,16 @@ package ccp.laptop;
 
 import ccp.support.CommandRun;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 @DisplayName("The laptop jar's command line: the production commands and its own, each bad use exits 2 with one line")
+// Each case is a JVM of its own, started and waited for: they run side by side.
+@Execution(ExecutionMode.CONCURRENT)
 class LaptopExitTest {
 
   @ParameterizedTest(name = "{0} {1} → {2}")
