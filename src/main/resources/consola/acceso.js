@@ -58,7 +58,23 @@ export async function completarOidc(config) {
   });
   const cuerpo = await respuesta.json();
   if (!respuesta.ok) throw new Error(cuerpo.error_description || cuerpo.error || `token endpoint answered ${respuesta.status}`);
-  return guardarSesion(cuerpo.access_token);
+  return guardarSesion(cuerpo.access_token, cuerpo.id_token);
+}
+
+/**
+ * Signing out of an OIDC sign-in ends the person's session at the issuer too (RP-initiated logout at its
+ * end_session_endpoint, the ID token as the hint, so it asks no confirmation): otherwise the next "Entrar" on this
+ * browser signs the same person in again without a password. Returns false when the issuer has no such endpoint.
+ */
+export async function salirOidc(oidc, idToken) {
+  const metadatos = await descubrir(oidc);
+  if (!metadatos.end_session_endpoint) return false;
+  const url = new URL(metadatos.end_session_endpoint);
+  url.search = new URLSearchParams({
+    client_id: oidc.client_id, id_token_hint: idToken, post_logout_redirect_uri: redireccion(),
+  }).toString();
+  location.assign(url.toString());
+  return true;
 }
 
 export async function pantallaAcceso(vista, config, alEntrar) {

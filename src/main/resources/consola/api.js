@@ -14,9 +14,11 @@ export function sesion() {
   return s;
 }
 
-export function guardarSesion(token) {
+/** The session of this tab; {@code idToken}, from an OIDC sign-in, is what ends the issuer's session on sign-out. */
+export function guardarSesion(token, idToken) {
   const claims = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
   const s = { token, actor: claims.sub, perfil: claims.perfil, expira_en: new Date(claims.exp * 1000).toISOString() };
+  if (idToken) s.id_token = idToken;
   sessionStorage.setItem(CLAVE_SESION, JSON.stringify(s));
   return s;
 }

@@ -2,7 +2,7 @@
 // #/pedidos, #/asr). Each page returns a function that stops its streams and timers when another page is shown.
 import { el } from './dom.js';
 import { cerrarSesion, llamar, sesion } from './api.js';
-import { completarOidc, pantallaAcceso } from './acceso.js';
+import { completarOidc, pantallaAcceso, salirOidc } from './acceso.js';
 import { paginaSeguridad } from './seguridad.js';
 import { paginaBandeja } from './bandeja.js';
 import { paginaPedidos } from './pedidos.js';
@@ -83,9 +83,10 @@ async function iniciar() {
   }
   document.getElementById('quien').textContent = `${s.actor} · ${s.perfil}`;
   salir.hidden = false;
-  salir.onclick = () => {
+  salir.onclick = async () => {
     detener();
     cerrarSesion();
+    if (config.oidc && s.id_token && await salirOidc(config.oidc, s.id_token)) return;
     location.hash = '';
     location.reload();
   };

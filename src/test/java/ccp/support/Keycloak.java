@@ -15,7 +15,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -23,7 +26,10 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -41,16 +47,23 @@ public final class Keycloak {
   private static final Path REALM_FILE = Path.of("k8s", "keycloak", "ccp-realm.json");
   /** The first start after unpacking builds Keycloak for development mode: minutes on a loaded 2-core machine. */
   public static final Duration START_TIMEOUT = Duration.ofMinutes(14);
+  /**
+   * How often Keycloak's transmitter sends what its outbox holds: 1 s here, Keycloak's own 30 s with
+   * {@code -Dccp.keycloak.drainer-interval=30s} (docs/ssf.md gives the figures of both).
+   */
+  public static final String DRAINER_INTERVAL = System.getProperty("ccp.keycloak.drainer-interval", "1s");
   private static final String PID_FILE_PREFIX = "ccp-test-";
   private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private static final Pattern FORM_ACTION = Pattern.compile("<form[^>]*action=\"([^\"]+)\"");
   private static final Pattern CODE = Pattern.compile("[?&]code=([^&#]+)");
-  private static Keycloak shared;
+  private static CompletableFuture<Keycloak> shared;
 
   private final Process process;
   private final int port;
   private final String adminPassword;
   private final Path log;
+  private String adminToken;
+  private long adminTokenAt;
 
   private Keycloak(Process process, int port, String adminPassword, Path log) {
     this.process = process;
@@ -59,22 +72,52 @@ public final class Keycloak {
     this.log = log;
   }
 
-  /** The test JVM's Keycloak, started now if no class started it before. */
-  public static synchronized Keycloak shared() {
+  /**
+   * Starts the test JVM's Keycloak on a thread of its own, if no one started it yet, and returns at once: its 20 s or
+   * more pass while the caller starts the embedded infrastructure. {@link #shared} waits for it.
+   */
+  public static synchronized CompletableFuture<Keycloak> startInBackground() {
     if (shared == null) {
-      try {
-        shared = start();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      Keycloak started = shared;
-      Runtime.getRuntime().addShutdownHook(new Thread(started::stop, "keycloak-stop"));
+      shared = CompletableFuture.supplyAsync(() -> {
+        try {
+          Keycloak started = start();
+          Runtime.getRuntime().addShutdownHook(new Thread(started::stop, "keycloak-stop"));
+          return started;
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }, command -> new Thread(command, "keycloak-start").start());
     }
     return shared;
   }
 
+  /** The test JVM's Keycloak, started now if no class started it before. */
+  public static Keycloak shared() {
+    try {
+      return startInBackground().get(START_TIMEOUT.toMillis() + 60_000, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException failure ? failure : new IllegalStateException(e.getCause());
+    } catch (InterruptedException | TimeoutException e) {
+      if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+      throw new IllegalStateException("Keycloak did not start", e);
+    }
+  }
+
+  /**
+   * Two test JVMs may start a Keycloak from the same distribution at once (surefire's two forks, each given a Keycloak
+   * test class with -Dtest): the first start in development mode builds into the distribution's lib/, so one starts at
+   * a time, the other waiting on a file lock until the first serves its realm.
+   */
   private static Keycloak start() throws IOException {
     Path home = Path.of(System.getProperty("ccp.keycloak.home", "system/target/keycloak/keycloak-26.7.3")).toAbsolutePath();
+    Path lock = home.getParent().resolve("start.lock");
+    try (FileChannel channel = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+         FileLock held = channel.lock()) {
+      return start(home);
+    }
+  }
+
+  private static Keycloak start(Path home) throws IOException {
     if (!Files.isExecutable(home.resolve("bin/kc.sh"))) {
       throw new IllegalStateException("no Keycloak at " + home + ": the build unpacks org.keycloak:keycloak-quarkus-dist "
         + "there (mvn -pl system -am verify, or process-test-resources)");
@@ -89,7 +132,10 @@ public final class Keycloak {
       "--http-port=" + port, "--http-host=127.0.0.1", "--http-management-port=" + FreePorts.pick(),
       "--db=dev-mem", "--features=ssf", "--import-realm",
       // The receivers here listen on plain http on loopback: Keycloak pushes only to https otherwise.
-      "--spi-ssf-transmitter--default--allow-insecure-push-targets=true")
+      "--spi-ssf-transmitter--default--allow-insecure-push-targets=true",
+      // Keycloak pushes what its outbox holds on a tick, 30 s by default: a sign-out would take 15 s on average to
+      // reach us, and the tests measure our side, not Keycloak's schedule (docs/ssf.md gives both figures).
+      "--spi-ssf-transmitter--default--outbox-drainer-interval=" + DRAINER_INTERVAL)
       .directory(home.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().put("KC_BOOTSTRAP_ADMIN_USERNAME", "admin");
     builder.environment().put("KC_BOOTSTRAP_ADMIN_PASSWORD", password);
@@ -176,11 +222,18 @@ public final class Keycloak {
     return realmUrl() + "/protocol/openid-connect/certs";
   }
 
-  /** A token of the master realm's administrator. */
-  public String adminToken() {
-    return tokenResponse(url() + "/realms/master/protocol/openid-connect/token",
-      Map.of("grant_type", "password", "client_id", "admin-cli", "username", "admin", "password", adminPassword))
-      .getString("access_token");
+  /**
+   * A token of the master realm's administrator, reused for 30 s (it lasts 60): an admin call costs one request, so
+   * that a measured admin call is that call alone.
+   */
+  public synchronized String adminToken() {
+    if (adminToken == null || System.nanoTime() - adminTokenAt > TimeUnit.SECONDS.toNanos(30)) {
+      adminTokenAt = System.nanoTime();
+      adminToken = tokenResponse(url() + "/realms/master/protocol/openid-connect/token",
+        Map.of("grant_type", "password", "client_id", "admin-cli", "username", "admin", "password", adminPassword))
+        .getString("access_token");
+    }
+    return adminToken;
   }
 
   /** The admin REST API of the realm ({@code path} after {@code /admin/realms/ccp}); {@code body} may be null. */
@@ -256,6 +309,14 @@ public final class Keycloak {
     return tokenResponse(realmUrl() + "/protocol/openid-connect/token", Map.of("grant_type", "authorization_code",
       "client_id", clientId, "redirect_uri", redirectUri, "code", URLDecoder.decode(code.group(1), StandardCharsets.UTF_8),
       "code_verifier", verifier));
+  }
+
+  /** A person's own sign-out from the App (the OIDC logout endpoint with its refresh token), as an App does it. */
+  public void signOut(String clientId, String refreshToken) {
+    HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(realmUrl() + "/protocol/openid-connect/logout"))
+      .header("Content-Type", "application/x-www-form-urlencoded")
+      .POST(HttpRequest.BodyPublishers.ofString(form(Map.of("client_id", clientId, "refresh_token", refreshToken)))));
+    if (response.statusCode() / 100 != 2) throw new IllegalStateException("logout answered " + response.statusCode() + ": " + response.body());
   }
 
   private static String form(Map<String, String> fields) {
