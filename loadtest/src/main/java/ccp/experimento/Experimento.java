@@ -68,10 +68,12 @@ public final class Experimento implements java.util.concurrent.Callable<Integer>
 
   /** Seconds of load after the schedule's last fault has healed: the table and the timeline show the recovery. */
   static final int COLA_S = 10;
+  /** A bound on the load past --duration while the schedule runs: restarts on a machine saturated by others take minutes. */
+  static final int MAX_EXTRA_S = 600;
 
   @Option(names = "--until-schedule-done", description = "keep the load on past --duration until bin/experiment's fault"
-    + " schedule is done (hecho calendario in eventos.log) and " + COLA_S + " s more, up to 4 × --duration: every fault"
-    + " then happens under load, however long the restarts take")
+    + " schedule is done (hecho calendario in eventos.log) and " + COLA_S + " s more, up to " + MAX_EXTRA_S
+    + " s past --duration: every fault then happens under load, however long the restarts take")
   boolean hastaCalendario;
 
   /** When the load first saw the schedule done; the load's event loop's own. */
@@ -107,7 +109,7 @@ public final class Experimento implements java.util.concurrent.Callable<Integer>
     Path dataDir = settings.dataDir();
     String[] hostPort = pg.split(":");
     PgCredentials pgCredentials = PgCredentials.inDataDir(dataDir);
-    int maxSeconds = hastaCalendario ? 4 * duration : duration;
+    int maxSeconds = hastaCalendario ? duration + MAX_EXTRA_S : duration;
     int reserva = ActoresCarga.reserva(pedidos, maxSeconds, improper);
     ActoresCarga.registrar(settings.with(pgCredentials.settings())
       .with(Map.of("pg.host", hostPort[0], "pg.port", Integer.parseInt(hostPort[1]))), Carga.CONSULTAS, reserva);
