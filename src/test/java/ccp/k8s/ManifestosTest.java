@@ -18,6 +18,7 @@ import org.w3c.dom.NodeList;
 
 import javax.xml.parsers.DocumentBuilderFactory;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -63,6 +64,9 @@ class ManifestosTest {
   private static final Map<Role, Set<Role>> VIEW_CALLS = new EnumMap<>(Map.of(
     Role.GATEWAY, EnumSet.of(Role.GESTOR, Role.SEGURIDAD, Role.PEDIDOS, Role.CADENA, Role.INVENTARIO),
     Role.SEGURIDAD, EnumSet.of(Role.GESTOR, Role.PEDIDOS, Role.INVENTARIO)));
+  /** SondeoSalud's arrows: vigilancia asks the stages it watches for their readiness, on their management port. */
+  private static final Map<Role, Set<Role>> VIEW_PROBES = new EnumMap<>(Map.of(
+    Role.VIGILANCIA, EnumSet.of(Role.FACTURACION, Role.DESPACHO)));
   /** The roles holding a leadership lock on a dedicated connection, outside their pool ({@code ccp.platform.db.Liderazgo}). */
   private static final Set<Role> LEADERSHIP = EnumSet.of(Role.SEGURIDAD, Role.VIGILANCIA);
   /**
@@ -269,6 +273,24 @@ class ManifestosTest {
           assertThat(containerPort(container, at(container, probe, "httpGet", "port"))).as(what).isEqualTo(managementPort);
         }
       }
+    }
+  }
+
+  @Test
+  @DisplayName("SondeoSalud asks each stage it probes through a Service that reaches that stage's pods on their management port")
+  void sondeoSalud() {
+    for (Role probed : VIEW_PROBES.get(Role.VIGILANCIA)) {
+      String key = "CCP_VIGILANCIA_SONDEO_" + probed.id().toUpperCase(Locale.ROOT) + "_URLS";
+      assertThat(clusterEnv).as("the cluster's %s", key).containsKey(key);
+      URI url = URI.create(clusterEnv.get(key));
+      Doc service = k8s.named("Service", url.getHost());
+      assertThat(podLabels(deploymentOf(probed))).as("%s selects the %s pods", service.name(), probed.id())
+        .containsAllEntriesOf(map(at(service.body(), "spec", "selector")));
+      Object port = list(at(service.body(), "spec", "ports")).stream().filter(p -> (Integer) at(p, "port") == url.getPort())
+        .findFirst().orElseThrow(() -> new AssertionError(service.name() + " has no port " + url.getPort()));
+      assertThat(containerPort(container(deploymentOf(probed)), at(port, "targetPort"))).as(service.name() + " reaches")
+        .isEqualTo(managementPort(probed));
+      assertThat(url.getPath()).as("SondeoSalud adds /health/ready itself").isEmpty();
     }
   }
 
@@ -508,6 +530,7 @@ class ManifestosTest {
       }
       Map<Role, Set<Integer>> expectedCallees = new EnumMap<>(Role.class);
       VIEW_CALLS.getOrDefault(role, Set.of()).forEach(callee -> expectedCallees.put(callee, Set.of(httpPort(callee))));
+      VIEW_PROBES.getOrDefault(role, Set.of()).forEach(probed -> expectedCallees.put(probed, Set.of(managementPort(probed))));
       assertThat(callees).as(role.id() + " calls").isEqualTo(expectedCallees);
 
       Set<Role> callers = EnumSet.noneOf(Role.class);
@@ -518,11 +541,15 @@ class ManifestosTest {
           assertThat(ports(rule)).containsExactly(httpPort(role));
         }
         List<Role> peers = peersAmongRoles(from);
-        if (!peers.isEmpty()) assertThat(ports(rule)).as(role.id() + " from " + peers).containsExactly(httpPort(role));
+        for (Role peer : peers) {
+          int port = VIEW_PROBES.getOrDefault(peer, Set.of()).contains(role) ? managementPort(role) : httpPort(role);
+          assertThat(ports(rule)).as(role.id() + " from " + peer).containsExactly(port);
+        }
         callers.addAll(peers);
       }
       Set<Role> expectedCallers = EnumSet.noneOf(Role.class);
       VIEW_CALLS.forEach((caller, called) -> { if (called.contains(role)) expectedCallers.add(caller); });
+      VIEW_PROBES.forEach((prober, probed) -> { if (probed.contains(role)) expectedCallers.add(prober); });
       assertThat(callers).as(role.id() + " is called by").isEqualTo(expectedCallers);
 
       boolean toBroker = egress.stream().anyMatch(rule -> ports(rule).contains(9092) && list(at(rule, "to")).stream()
@@ -790,6 +817,10 @@ class ManifestosTest {
 
   private static int httpPort(Role role) {
     return containerPort(container(deploymentOf(role)), "http");
+  }
+
+  private static int managementPort(Role role) {
+    return containerPort(container(deploymentOf(role)), "management");
   }
 
   private static Map<String, Object> podLabels(Doc deployment) {

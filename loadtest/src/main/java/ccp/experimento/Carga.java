@@ -17,6 +17,7 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.BooleanSupplier;
 
 /**
  * The experiment's open-model load: sessions and orders started at fixed rates through every gateway in turn, whatever
@@ -79,22 +80,26 @@ final class Carga {
     return new Dispositivos(vertx, web).registrar(seguridad, "Bearer " + minter.mint("seguridad-1", "SEGURIDAD"), vendedores, 32);
   }
 
-  /** Sends for {@code seconds}; completes when the last answer is in. Must run on the context that owns this load. */
-  Future<Void> run(int sesionesPorSegundo, int pedidosPorSegundo, int seconds) {
+  /**
+   * Sends for at least {@code minSeconds}, then until {@code basta} answers true (asked once a second), and never past
+   * {@code maxSeconds}; completes when the last answer is in. Must run on the context that owns this load.
+   */
+  Future<Void> run(int sesionesPorSegundo, int pedidosPorSegundo, int minSeconds, int maxSeconds, BooleanSupplier basta) {
     bearers = new String[vendedores];
     for (int i = 0; i < vendedores; i++) bearers[i] = "Bearer " + minter.mint(Dispositivos.vendedor(i), "VENDEDOR");
-    for (int s = 0; s < seconds; s++) segundos.add(new Segundo());
     Promise<Void> done = Promise.promise();
     long start = System.nanoTime();
     double[] credit = {0, 0};
     vertx.setPeriodic(TICK_MS, timer -> {
       long elapsed = System.nanoTime() - start;
       int second = (int) (elapsed / 1_000_000_000L);
-      if (second >= seconds) {
+      boolean newSecond = second >= segundos.size();
+      if (second >= maxSeconds || newSecond && second >= minSeconds && basta.getAsBoolean()) {
         vertx.cancelTimer(timer);
         drain(done);
         return;
       }
+      while (segundos.size() <= second) segundos.add(new Segundo());
       credit[0] += sesionesPorSegundo * TICK_MS / 1000.0;
       credit[1] += pedidosPorSegundo * TICK_MS / 1000.0;
       for (; credit[0] >= 1; credit[0]--) sesion(second);

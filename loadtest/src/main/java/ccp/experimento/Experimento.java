@@ -32,7 +32,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code experimento}: the load and the checks of {@code bin/experiment}, which places the processes on hosts of their
- * own and injects the faults. It sends sessions and orders through every gateway for {@code --duration}, samples every
+ * own and injects the faults. It sends sessions and orders through every gateway for {@code --duration} (with
+ * {@code --until-schedule-done}, on until the fault schedule is done and {@link #COLA_S} s more), samples every
  * process's ASR histograms, waits for the acknowledged orders' chains to end, then checks the invariants from the
  * databases and the topics, prints a table per phase (the phases cut at the faults of {@code <run-dir>/eventos.log}) and
  * {@code invariants: N checked, M violated} last, and draws {@code <run-dir>/linea.png}. Exits 1 if any was violated.
@@ -65,6 +66,19 @@ public final class Experimento implements java.util.concurrent.Callable<Integer>
   @Option(names = "--duration", defaultValue = "60", converter = Converters.PositiveInt.class, description = "seconds of load")
   int duration;
 
+  /** Seconds of load after the schedule's last fault has healed: the table and the timeline show the recovery. */
+  static final int COLA_S = 10;
+  /** A bound on the load past --duration while the schedule runs: restarts on a machine saturated by others take minutes. */
+  static final int MAX_EXTRA_S = 600;
+
+  @Option(names = "--until-schedule-done", description = "keep the load on past --duration until bin/experiment's fault"
+    + " schedule is done (hecho calendario in eventos.log) and " + COLA_S + " s more, up to " + MAX_EXTRA_S
+    + " s past --duration: every fault then happens under load, however long the restarts take")
+  boolean hastaCalendario;
+
+  /** When the load first saw the schedule done; the load's event loop's own. */
+  private long calendarioHechoMs;
+
   @Option(names = "--sesiones", defaultValue = "60", converter = Converters.PositiveInt.class, description = "sessions per second")
   int sesiones;
 
@@ -95,7 +109,8 @@ public final class Experimento implements java.util.concurrent.Callable<Integer>
     Path dataDir = settings.dataDir();
     String[] hostPort = pg.split(":");
     PgCredentials pgCredentials = PgCredentials.inDataDir(dataDir);
-    int reserva = ActoresCarga.reserva(pedidos, duration, improper);
+    int maxSeconds = hastaCalendario ? duration + MAX_EXTRA_S : duration;
+    int reserva = ActoresCarga.reserva(pedidos, maxSeconds, improper);
     ActoresCarga.registrar(settings.with(pgCredentials.settings())
       .with(Map.of("pg.host", hostPort[0], "pg.port", Integer.parseInt(hostPort[1]))), Carga.CONSULTAS, reserva);
     Vertx vertx = Vertx.vertx();
@@ -115,12 +130,13 @@ public final class Experimento implements java.util.concurrent.Callable<Integer>
       evento(inicioMs, "inicio");
       context.runOnContext(x -> {
         muestreo.start();
-        carga.run(sesiones, pedidos, duration).onComplete(cargada);
+        carga.run(sesiones, pedidos, duration, maxSeconds, this::calendarioTerminadoHace).onComplete(cargada);
       });
-      cargada.future().await(duration + 60L, TimeUnit.SECONDS);
+      cargada.future().await(maxSeconds + 60L, TimeUnit.SECONDS);
       evento(System.currentTimeMillis(), "fin");
       System.out.printf(Locale.ROOT, "load done: %d sessions and %d orders acknowledged; waiting up to %d s for their chains%n",
         carga.sesiones.size(), carga.pedidos.size(), settle);
+      esperarCalendario();
       esperar(sql, carga);
       context.runOnContext(x -> muestreo.stop());
 
@@ -128,9 +144,9 @@ public final class Experimento implements java.util.concurrent.Callable<Integer>
       invariantes.verificar(carga, unidadesAntes);
       List<Fases.Evento> eventos = Fases.leer(runDir.resolve("eventos.log"));
       System.out.printf(Locale.ROOT, "%nThe view's layout, one network namespace per process; %d sessions/s and %d orders/s offered for %d s"
-          + " through %d gateways (%.0f%% unknown devices, %.0f%% improper orders)%n%n", sesiones, pedidos, duration, gateways.size(),
-        unknown * 100, improper * 100);
-      System.out.print(Fases.tabla(Fases.cortar(eventos, inicioMs, duration), carga.segundos, muestreo, inicioMs));
+          + " through %d gateways (%.0f%% unknown devices, %.0f%% improper orders)%n%n", sesiones, pedidos, carga.segundos.size(),
+        gateways.size(), unknown * 100, improper * 100);
+      System.out.print(Fases.tabla(Fases.cortar(eventos, inicioMs, carga.segundos.size()), carga.segundos, muestreo, inicioMs));
       System.out.printf("%nASR budgets: ASR-1 2 s, ASR-2 5 s, ASR-3 30 s, ASR-4 5 s (! over budget; reported, not counted as invariants)%n");
       System.out.print(invariantes.describeViolations());
       try {
@@ -145,6 +161,42 @@ public final class Experimento implements java.util.concurrent.Callable<Integer>
     } finally {
       vertx.close().await(30, TimeUnit.SECONDS);
     }
+  }
+
+  /**
+   * Whether the load may stop: without {@code --until-schedule-done}, at once; with it, once the schedule has been done
+   * for {@link #COLA_S} s. Asked once a second on the load's event loop; eventos.log is a few lines.
+   */
+  private boolean calendarioTerminadoHace() {
+    if (!hastaCalendario) return true;
+    if (calendarioHechoMs == 0) calendarioHechoMs = hechoCalendario();
+    return calendarioHechoMs > 0 && System.currentTimeMillis() - calendarioHechoMs >= COLA_S * 1_000L;
+  }
+
+  /** When bin/experiment wrote {@code <ms> hecho calendario}; 0 while it has not. */
+  private long hechoCalendario() {
+    try {
+      Path log = runDir.resolve("eventos.log");
+      if (!Files.exists(log)) return 0;
+      return Files.readAllLines(log).stream().filter(l -> l.endsWith(" hecho calendario"))
+        .mapToLong(l -> Long.parseLong(l.substring(0, l.indexOf(' ')))).findFirst().orElse(0);
+    } catch (java.io.IOException | NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  /**
+   * Until bin/experiment's schedule has healed its last fault ({@code <ms> hecho calendario} in eventos.log), or
+   * {@code --settle} seconds: a fault still open when the checks run (the database restarting, a partition) would be
+   * outside them.
+   */
+  private void esperarCalendario() throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(settle);
+    while (System.nanoTime() < deadline) {
+      if (hechoCalendario() > 0) return;
+      Thread.sleep(1_000);
+    }
+    System.out.printf(Locale.ROOT, "the fault schedule still runs after %d s: checking anyway%n", settle);
   }
 
   /** Until every acknowledged order's chain has ended, or {@code --settle} seconds. */

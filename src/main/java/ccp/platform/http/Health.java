@@ -30,6 +30,11 @@ import java.util.function.Supplier;
  */
 public final class Health {
 
+  /**
+   * HealthChecks fails a check's promise on a timer of its own at this bound, so each check finishes it with
+   * {@code tryComplete}: an answer that comes later (a loop busy past the bound, a slow database) is dropped instead of
+   * throwing "Result is already complete" on the loop that brought it.
+   */
   private static final long CHECK_TIMEOUT_MS = 2_000;
   /** Within the check's own timeout, so a dependency that does not answer is "down" (503), not a failed check (500). */
   private static final long ANSWER_MS = 1_500;
@@ -48,7 +53,7 @@ public final class Health {
         long silentMs = (now - beat.at) / 1_000_000;
         if (silentMs > eventLoopDeadlineMs) late.put(beat.thread, silentMs);
       }
-      promise.complete(late.isEmpty() ? Status.OK()
+      promise.tryComplete(late.isEmpty() ? Status.OK()
         : Status.KO(new JsonObject().put("blocked_ms", late).put("deadline_ms", eventLoopDeadlineMs)));
     });
   }
@@ -79,15 +84,15 @@ public final class Health {
   public void readyWhen(String name, Context owner, Supplier<JsonObject> state) {
     ready.register(name, CHECK_TIMEOUT_MS, promise -> owner.runOnContext(ignored -> {
       JsonObject data = state.get();
-      promise.complete(data.getBoolean("ready", false) ? Status.OK(data) : Status.KO(data));
+      promise.tryComplete(data.getBoolean("ready", false) ? Status.OK(data) : Status.KO(data));
     }));
   }
 
   /** Ready while {@code probe} succeeds within {@link #ANSWER_MS}: a check no verticle owns. */
   public void readyWhileAnswering(String name, Supplier<Future<?>> probe) {
     ready.register(name, CHECK_TIMEOUT_MS, promise -> probe.get().timeout(ANSWER_MS, TimeUnit.MILLISECONDS)
-      .onSuccess(ok -> promise.complete(Status.OK()))
-      .onFailure(err -> promise.complete(Status.KO(new JsonObject().put("error", String.valueOf(err.getMessage()))))));
+      .onSuccess(ok -> promise.tryComplete(Status.OK()))
+      .onFailure(err -> promise.tryComplete(Status.KO(new JsonObject().put("error", String.valueOf(err.getMessage()))))));
   }
 
   /**
@@ -100,7 +105,7 @@ public final class Health {
       Future.join(clients.entrySet().stream().map(c -> c.getValue().query("SELECT 1").execute()
           .timeout(ANSWER_MS, TimeUnit.MILLISECONDS)
           .onFailure(err -> errors.put(c.getKey(), err.getMessage()))).toList())
-        .onComplete(done -> promise.complete(errors.isEmpty() ? Status.OK() : Status.KO(new JsonObject().put("error", errors))));
+        .onComplete(done -> promise.tryComplete(errors.isEmpty() ? Status.OK() : Status.KO(new JsonObject().put("error", errors))));
     });
   }
 
