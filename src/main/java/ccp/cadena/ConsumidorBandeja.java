@@ -33,7 +33,7 @@ final class ConsumidorBandeja extends ConsumerVerticle {
   private Timer asr34;
 
   private ConsumidorBandeja(RoleContext role, CadenaConfig config, String group, String topic) {
-    super(role.kafka(), role.health(), role.registry(), group, topic);
+    super(role.kafka(), role.health(), role.registry(), group, topic, Priority.CHAIN);
     this.role = role;
     this.config = config;
     this.topic = topic;
@@ -52,12 +52,6 @@ final class ConsumidorBandeja extends ConsumerVerticle {
     cadenas = new RepositorioCadena(role.sql());
     asr4 = AsrTimers.asr4(role.registry(), config.asr4Budget());
     asr34 = AsrTimers.asr34(role.registry(), config.asr3Budget().plus(config.asr4Budget()));
-  }
-
-  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (the overload priority). */
-  @Override
-  protected Priority priority() {
-    return Priority.CHAIN;
   }
 
   /**

@@ -26,7 +26,7 @@ final class ConsumidorMensajes extends ConsumerVerticle {
   private OrquestadorCadena orquestador;
 
   ConsumidorMensajes(RoleContext role, CadenaConfig config) {
-    super(role.kafka(), role.health(), role.registry(), COLA, Topics.ETAPA_COMPLETADA);
+    super(role.kafka(), role.health(), role.registry(), COLA, Topics.ETAPA_COMPLETADA, Priority.CHAIN);
     this.role = role;
     this.config = config;
   }
@@ -39,12 +39,6 @@ final class ConsumidorMensajes extends ConsumerVerticle {
         .description("An order's chain, started from its committed write, to pedido.listo")
         .publishPercentileHistogram()
         .register(role.registry()));
-  }
-
-  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (the overload priority). */
-  @Override
-  protected Priority priority() {
-    return Priority.CHAIN;
   }
 
   @Override

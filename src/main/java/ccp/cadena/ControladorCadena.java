@@ -33,7 +33,7 @@ final class ControladorCadena extends ConsumerVerticle {
   private Combiner<UUID, RepositorioCadena.Inicio, List<RepositorioCadena.EnCurso>> inicios;
 
   ControladorCadena(RoleContext role, CadenaConfig config) {
-    super(role.kafka(), role.health(), role.registry(), COLA, Topics.ESCRITURA_REALIZADA);
+    super(role.kafka(), role.health(), role.registry(), COLA, Topics.ESCRITURA_REALIZADA, Priority.CHAIN);
     this.role = role;
     this.config = config;
   }
@@ -45,12 +45,6 @@ final class ControladorCadena extends ConsumerVerticle {
     long plazoMs = config.plazoEtapaMs();
     inicios = new Combiner<>(config.loteMax(), RepositorioCadena.Inicio::pedido,
       lote -> cadenas.iniciar(lote, plazoMs));
-  }
-
-  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (issue 16). */
-  @Override
-  protected Priority priority() {
-    return Priority.CHAIN;
   }
 
   @Override

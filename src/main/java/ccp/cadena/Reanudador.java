@@ -36,7 +36,7 @@ final class Reanudador extends ConsumerVerticle {
   private PeriodicTask chequeo;
 
   Reanudador(RoleContext role, CadenaConfig config) {
-    super(role.kafka(), role.health(), role.registry(), COLA, Topics.COLA_REINTENTOS);
+    super(role.kafka(), role.health(), role.registry(), COLA, Topics.COLA_REINTENTOS, Priority.CHAIN);
     this.role = role;
     this.config = config;
   }
@@ -47,12 +47,6 @@ final class Reanudador extends ConsumerVerticle {
     comandos = new PublicadorComandos(publisher());
     long espera = config.esperaReintentoMs();
     chequeo = PeriodicTask.every(vertx, Math.max(50, Math.min(500, espera / 4)), "Escalation check", this::escalarVencidos);
-  }
-
-  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (issue 16). */
-  @Override
-  protected Priority priority() {
-    return Priority.CHAIN;
   }
 
   @Override

@@ -34,7 +34,7 @@ import java.util.List;
  * live claim: a relay's batch in flight is being published) and tells the service's
  * writers of this process ({@link AdmisionOutbox}), which refuse App writes while it exceeds
  * {@code outbox.admission-max-age-ms}: the door's concurrency limit sees only the write's own statement, which stays
- * short while the relay falls behind (issue 16: 15.6 s of lag behind 30 ms answers).
+ * short while the relay falls behind.
  */
 public final class RelevoOutbox extends VerticleBase {
 
