@@ -120,6 +120,9 @@ public final class RelevoOutbox extends VerticleBase {
           failures = 0;
           if (again || ar.result() == batch) drain();
         } else {
+          // Not Retry.until: a failed drain is not one call to repeat. The next drain claims afresh whatever is due
+          // then, and a writer's wake-up or the poll may start it sooner; the back-off only spaces the drains that
+          // failures start.
           long delay = RETRY.delayMs(++failures);
           LOG.warn("Relaying the outbox of {} failed ({}); next try in {} ms", outbox.schema(), ar.cause().toString(), delay);
           vertx.setTimer(delay, id -> drain());
