@@ -27,7 +27,7 @@ final class ConsumidorMensajes extends ConsumidorCadena {
 
   @Override
   protected void preparar() {
-    orquestador = new OrquestadorCadena(cadenas, comandos,
+    orquestador = new OrquestadorCadena(cadenas, new RepositorioBandeja(role.sql()), comandos,
       config.plazoEtapaMs(), config.loteMax(), AsrTimers.asr4(role.registry(), config.asr4Budget()),
       Timer.builder("chain_completion")
         .description("An order's chain, started from its committed write, to pedido.listo")
