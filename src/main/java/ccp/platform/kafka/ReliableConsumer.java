@@ -175,8 +175,8 @@ public final class ReliableConsumer {
   /** Commits what is handled (after any commit in flight) and leaves the group. */
   public Future<Void> stop() {
     closed = true;
-    commits.cancel();
-    gauges.stop();
+    if (commits != null) commits.cancel();
+    if (gauges != null) gauges.stop();
     throttle.stop();
     retries.stop();
     // Each wait bounded: a commit whose callback never comes, or a close stuck in the client, would otherwise hold the
