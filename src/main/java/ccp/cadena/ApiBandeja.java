@@ -31,12 +31,14 @@ final class ApiBandeja implements AppApi {
 
   private final int esperaMs;
   private final RepositorioCadena cadenas;
+  private final RepositorioBandeja bandeja;
   private final EventPublisher publisher;
   private final PublicadorComandos comandos;
 
   ApiBandeja(RoleContext role, int esperaMs) {
     this.esperaMs = esperaMs;
     this.cadenas = new RepositorioCadena(role.sql());
+    this.bandeja = new RepositorioBandeja(role.sql());
     this.publisher = EventPublisher.create(role.vertx(), role.kafka());
     this.comandos = new PublicadorComandos(publisher);
   }
@@ -45,7 +47,7 @@ final class ApiBandeja implements AppApi {
   public void mount(Router router) {
     router.route("/v1/bandeja*").handler(Tokens.requirePerfil("OPERADOR"));
     router.get("/v1/bandeja").handler(this::listar);
-    router.get("/v1/bandeja/flujo").handler(ctx -> Flujo.abrir(ctx, Flujo.cambios("bandeja", cadenas::huellaBandeja)));
+    router.get("/v1/bandeja/flujo").handler(ctx -> Flujo.abrir(ctx, Flujo.cambios("bandeja", bandeja::huellaBandeja)));
     router.get("/v1/bandeja/:id").handler(this::leer);
     router.get("/v1/bandeja/:id/cadena").handler(this::cadena);
     router.post("/v1/bandeja/:id/cierre").handler(this::cerrar);
@@ -60,12 +62,12 @@ final class ApiBandeja implements AppApi {
   private void listar(RoutingContext ctx) {
     String estado = ctx.queryParams().get("estado") == null ? "ABIERTO" : ctx.queryParams().get("estado");
     if (!ESTADOS.contains(estado)) throw new JsonBody.BadRequest("estado", "must be one of " + ESTADOS);
-    cadenas.itemsBandeja(estado, 200).onSuccess(items -> JsonResponse.ok(ctx, new JsonObject().put("items", items))).onFailure(ctx::fail);
+    bandeja.itemsBandeja(estado, 200).onSuccess(items -> JsonResponse.ok(ctx, new JsonObject().put("items", items))).onFailure(ctx::fail);
   }
 
   private void leer(RoutingContext ctx) {
     UUID id = id(ctx);
-    cadenas.itemBandeja(id).onSuccess(item -> {
+    bandeja.itemBandeja(id).onSuccess(item -> {
       if (item.isEmpty()) ApiErrors.send(ctx, 404, "not_found", "no inbox item " + id);
       else JsonResponse.ok(ctx, item.get());
     }).onFailure(ctx::fail);
@@ -74,7 +76,7 @@ final class ApiBandeja implements AppApi {
   /** The item's order chain with each stage's deadline, escalation and signals: what the person responsible decides on. */
   private void cadena(RoutingContext ctx) {
     UUID id = id(ctx);
-    cadenas.cadenaDelItem(id).onSuccess(cadena -> {
+    bandeja.cadenaDelItem(id).onSuccess(cadena -> {
       if (cadena.isEmpty()) ApiErrors.send(ctx, 404, "not_found", "no inbox item " + id + " with an order's chain");
       else JsonResponse.ok(ctx, cadena.get());
     }).onFailure(ctx::fail);
@@ -84,7 +86,7 @@ final class ApiBandeja implements AppApi {
     UUID id = id(ctx);
     String motivo = JsonBody.text(JsonBody.object(ctx, Set.of("motivo")), "motivo", Pattern.compile("[^\\p{Cntrl}]{1,500}"),
       "1 to 500 printable characters");
-    cadenas.cerrarItem(id, motivo + " (" + Actor.of(ctx).id() + ")").compose(cerrado -> cadenas.itemBandeja(id).map(item -> {
+    bandeja.cerrarItem(id, motivo + " (" + Actor.of(ctx).id() + ")").compose(cerrado -> bandeja.itemBandeja(id).map(item -> {
       if (item.isEmpty()) ApiErrors.send(ctx, 404, "not_found", "no inbox item " + id);
       else if (!cerrado) ApiErrors.send(ctx, 409, "not_open", "inbox item " + id + " is " + item.get().getString("estado"));
       else JsonResponse.ok(ctx, item.get());
@@ -95,7 +97,7 @@ final class ApiBandeja implements AppApi {
   /** The stage is retried only if it is still escalated; the item is then marked REINTENTADO. */
   private void reintentar(RoutingContext ctx) {
     UUID id = id(ctx);
-    cadenas.itemBandeja(id).compose(item -> {
+    bandeja.itemBandeja(id).compose(item -> {
       if (item.isEmpty()) {
         ApiErrors.send(ctx, 404, "not_found", "no inbox item " + id);
         return Future.succeededFuture();
@@ -115,8 +117,8 @@ final class ApiBandeja implements AppApi {
         }
         int intento = reintento.get().intento();
         return comandos.ejecutar(pedido, etapa, intento, reintento.get().lineas())
-          .compose(sent -> cadenas.marcarReintento(id, Actor.of(ctx).id()))
-          .compose(marked -> cadenas.itemBandeja(id))
+          .compose(sent -> bandeja.marcarReintento(id, Actor.of(ctx).id()))
+          .compose(marked -> bandeja.itemBandeja(id))
           .onSuccess(updated -> JsonResponse.send(ctx, 202, updated.orElseThrow().put("intento", intento)))
           .mapEmpty();
       });

@@ -33,10 +33,10 @@ final class ApiLogistica implements AppApi {
   /** Before every recorded order: the first page's cursor. */
   private static final Cursor INICIO = new Cursor(Instant.EPOCH.atOffset(ZoneOffset.UTC), new UUID(0, 0));
 
-  private final RepositorioCadena cadenas;
+  private final RepositorioLogistica listos;
 
   ApiLogistica(RoleContext role) {
-    this.cadenas = new RepositorioCadena(role.sql());
+    this.listos = new RepositorioLogistica(role.sql());
   }
 
   @Override
@@ -54,11 +54,11 @@ final class ApiLogistica implements AppApi {
     Cursor desde = Cursor.leer(ctx.queryParams().get("desde"));
     int limite = limite(ctx.queryParams().get("limite"));
     // One more than the page: whether a next page exists, without counting.
-    cadenas.pedidosListos(desde.recibido(), desde.pedido(), limite + 1).onSuccess(listos -> {
-      List<RepositorioCadena.PedidoListo> pagina = listos.subList(0, Math.min(limite, listos.size()));
+    listos.pedidosListos(desde.recibido(), desde.pedido(), limite + 1).onSuccess(listos -> {
+      List<RepositorioLogistica.PedidoListo> pagina = listos.subList(0, Math.min(limite, listos.size()));
       JsonArray pedidos = new JsonArray();
       pagina.forEach(p -> pedidos.add(p.json()));
-      RepositorioCadena.PedidoListo ultimo = pagina.isEmpty() ? null : pagina.get(pagina.size() - 1);
+      RepositorioLogistica.PedidoListo ultimo = pagina.isEmpty() ? null : pagina.get(pagina.size() - 1);
       String siguiente = listos.size() > limite ? new Cursor(ultimo.recibido(), ultimo.pedido()).texto() : null;
       JsonResponse.ok(ctx, new JsonObject().put("pedidos", pedidos).put("siguiente", siguiente));
     }).onFailure(ctx::fail);

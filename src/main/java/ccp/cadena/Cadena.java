@@ -23,12 +23,12 @@ public final class Cadena {
 
   /** An order's chain for Pedidos' read of the order, with Pedidos' own login (granted {@code lector_cadena}). */
   public static CadenaDePedido cadenaDePedido(SqlClient sql) {
-    return new RepositorioCadena(sql);
+    return new RepositorioCadenaDePedido(sql);
   }
 
   /** The Monitor de la cadena's (vigilancia) only way into the chain's state: RegistroSenales (R1–R5). */
   public static RegistroSenales registroSenales(SqlClient sql) {
-    return new RepositorioCadena(sql);
+    return new RepositorioSenales(sql);
   }
 
   public static Future<Void> deploy(RoleContext role, CadenaConfig config) {

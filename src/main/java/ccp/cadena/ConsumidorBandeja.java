@@ -28,12 +28,12 @@ final class ConsumidorBandeja extends ConsumerVerticle {
   private final RoleContext role;
   private final CadenaConfig config;
   private final String topic;
-  private RepositorioCadena cadenas;
+  private RepositorioBandeja bandeja;
   private Timer asr4;
   private Timer asr34;
 
   private ConsumidorBandeja(RoleContext role, CadenaConfig config, String group, String topic) {
-    super(role.kafka(), role.health(), role.registry(), group, topic);
+    super(role.kafka(), role.health(), role.registry(), group, topic, Priority.CHAIN);
     this.role = role;
     this.config = config;
     this.topic = topic;
@@ -49,15 +49,9 @@ final class ConsumidorBandeja extends ConsumerVerticle {
 
   @Override
   protected void prepare() {
-    cadenas = new RepositorioCadena(role.sql());
+    bandeja = new RepositorioBandeja(role.sql());
     asr4 = AsrTimers.asr4(role.registry(), config.asr4Budget());
     asr34 = AsrTimers.asr34(role.registry(), config.asr3Budget().plus(config.asr4Budget()));
-  }
-
-  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (the overload priority). */
-  @Override
-  protected Priority priority() {
-    return Priority.CHAIN;
   }
 
   /**
@@ -73,10 +67,10 @@ final class ConsumidorBandeja extends ConsumerVerticle {
   protected Future<Void> handle(Envelope event) {
     UUID id = UUID.fromString(event.id());
     if (Topics.COLA_FALLIDOS.equals(topic)) {
-      return cadenas.archivarFallido(id, event.data().copy().put("type", event.type()).put("source", event.source()));
+      return bandeja.archivarFallido(id, event.data().copy().put("type", event.type()).put("source", event.source()));
     }
     EventTypes.require(event, EventTypes.ESCALADA, Topics.CADENA_ESCALADA);
-    return cadenas.archivarEscalada(id, UUID.fromString(event.textOf("pedido")), Etapa.valueOf(event.textOf("etapa")), event.data())
+    return bandeja.archivarEscalada(id, UUID.fromString(event.textOf("pedido")), Etapa.valueOf(event.textOf("etapa")), event.data())
       .map(archivada -> {
         archivada.ifPresent(en -> {
           medir(asr4, event.data().getString("reintento_desde"), en);

@@ -1,8 +1,6 @@
 package ccp.cadena;
 
 import ccp.platform.role.RoleContext;
-import ccp.platform.kafka.ConsumerVerticle;
-import ccp.platform.kafka.Priority;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.PoisonMessageException;
@@ -17,34 +15,24 @@ import java.util.UUID;
  * ConsumidorMensajes of the Coordinador (steps 9–11): takes the stages' confirmations from {@code cola.coordinador}
  * and hands them to the OrquestadorCadena; its offset moves once the chain's next step is recorded and sent.
  */
-final class ConsumidorMensajes extends ConsumerVerticle {
+final class ConsumidorMensajes extends ConsumidorCadena {
 
   static final String COLA = "cola.coordinador";
 
-  private final RoleContext role;
-  private final CadenaConfig config;
   private OrquestadorCadena orquestador;
 
   ConsumidorMensajes(RoleContext role, CadenaConfig config) {
-    super(role.kafka(), role.health(), role.registry(), COLA, Topics.ETAPA_COMPLETADA);
-    this.role = role;
-    this.config = config;
+    super(role, config, COLA, Topics.ETAPA_COMPLETADA);
   }
 
   @Override
-  protected void prepare() {
-    orquestador = new OrquestadorCadena(new RepositorioCadena(role.sql()), new PublicadorComandos(publisher()),
+  protected void preparar() {
+    orquestador = new OrquestadorCadena(cadenas, new RepositorioBandeja(role.sql()), comandos,
       config.plazoEtapaMs(), config.loteMax(), AsrTimers.asr4(role.registry(), config.asr4Budget()),
       Timer.builder("chain_completion")
         .description("An order's chain, started from its committed write, to pedido.listo")
         .publishPercentileHistogram()
         .register(role.registry()));
-  }
-
-  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (the overload priority). */
-  @Override
-  protected Priority priority() {
-    return Priority.CHAIN;
   }
 
   @Override

@@ -2,8 +2,6 @@ package ccp.cadena;
 
 import ccp.platform.role.RoleContext;
 import ccp.platform.db.Combiner;
-import ccp.platform.kafka.ConsumerVerticle;
-import ccp.platform.kafka.Priority;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.Topics;
@@ -21,36 +19,22 @@ import java.util.UUID;
  * acknowledged. The chains of the writes that arrive while one statement is in flight start with the next, together
  * ({@link Combiner}).
  */
-final class ControladorCadena extends ConsumerVerticle {
+final class ControladorCadena extends ConsumidorCadena {
 
   /** The Coordinador's own queue on the writes; its confirmations queue is {@code cola.coordinador}. */
   static final String COLA = "cola.coordinador.escrituras";
 
-  private final RoleContext role;
-  private final CadenaConfig config;
-  private RepositorioCadena cadenas;
-  private PublicadorComandos comandos;
   private Combiner<UUID, RepositorioCadena.Inicio, List<RepositorioCadena.EnCurso>> inicios;
 
   ControladorCadena(RoleContext role, CadenaConfig config) {
-    super(role.kafka(), role.health(), role.registry(), COLA, Topics.ESCRITURA_REALIZADA);
-    this.role = role;
-    this.config = config;
+    super(role, config, COLA, Topics.ESCRITURA_REALIZADA);
   }
 
   @Override
-  protected void prepare() {
-    cadenas = new RepositorioCadena(role.sql());
-    comandos = new PublicadorComandos(publisher());
+  protected void preparar() {
     long plazoMs = config.plazoEtapaMs();
     inicios = new Combiner<>(config.loteMax(), RepositorioCadena.Inicio::pedido,
       lote -> cadenas.iniciar(lote, plazoMs));
-  }
-
-  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (issue 16). */
-  @Override
-  protected Priority priority() {
-    return Priority.CHAIN;
   }
 
   @Override

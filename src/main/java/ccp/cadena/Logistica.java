@@ -30,7 +30,7 @@ final class Logistica extends ConsumerVerticle {
   private Combiner<UUID, UUID, Void> registros;
 
   Logistica(RoleContext role, int loteMax) {
-    super(role.kafka(), role.health(), role.registry(), COLA, Topics.PEDIDO_LISTO);
+    super(role.kafka(), role.health(), role.registry(), COLA, Topics.PEDIDO_LISTO, Priority.CHAIN);
     this.role = role;
     this.loteMax = loteMax;
   }
@@ -39,12 +39,6 @@ final class Logistica extends ConsumerVerticle {
   protected void prepare() {
     registros = new Combiner<>(loteMax, pedido -> pedido, lote ->
       role.sql().preparedQuery(REGISTRAR).execute(Tuple.of(lote.toArray(UUID[]::new))).map(rows -> Map.of()));
-  }
-
-  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (the overload priority). */
-  @Override
-  protected Priority priority() {
-    return Priority.CHAIN;
   }
 
   @Override

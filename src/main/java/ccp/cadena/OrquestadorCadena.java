@@ -24,15 +24,17 @@ final class OrquestadorCadena {
   static final String CONFIRMACION_TARDIA = "confirmación tardía";
 
   private final RepositorioCadena cadenas;
+  private final RepositorioBandeja bandeja;
   private final PublicadorComandos comandos;
   private final Timer asr4;
   private final Timer completas;
   private final Combiner<UUID, RepositorioCadena.Confirmacion, RepositorioCadena.Avance> avances;
 
-  OrquestadorCadena(RepositorioCadena cadenas, PublicadorComandos comandos, long plazoMs, int loteMax, Timer asr4,
-                    Timer completas) {
+  OrquestadorCadena(RepositorioCadena cadenas, RepositorioBandeja bandeja, PublicadorComandos comandos, long plazoMs,
+                    int loteMax, Timer asr4, Timer completas) {
     this.completas = completas;
     this.cadenas = cadenas;
+    this.bandeja = bandeja;
     this.comandos = comandos;
     this.asr4 = asr4;
     this.avances = new Combiner<>(loteMax, RepositorioCadena.Confirmacion::pedido, lote -> cadenas.avanzar(lote, plazoMs));
@@ -72,10 +74,10 @@ final class OrquestadorCadena {
     if (avance.antes() == EstadoEtapa.EN_REINTENTO && avance.reintentoDesde() != null) {
       asr4.record(Duration.between(avance.reintentoDesde().toInstant(), Instant.now()));
       // Also the Reanudador's own retries (R8), which have no item yet: the statement then finds none, by its index.
-      return cadenas.cerrarPorConfirmacion(pedido, etapa, RepositorioCadena.ETAPA_VOLVIO);
+      return bandeja.cerrarPorConfirmacion(pedido, etapa, RepositorioBandeja.ETAPA_VOLVIO);
     } else if (avance.antes() == EstadoEtapa.ESCALADA) {
       LOG.info("Order {}: {} confirmed after its escalation; the chain goes on and its inbox item closes", pedido, etapa);
-      return cadenas.cerrarPorConfirmacion(pedido, etapa, CONFIRMACION_TARDIA);
+      return bandeja.cerrarPorConfirmacion(pedido, etapa, CONFIRMACION_TARDIA);
     }
     return Future.succeededFuture();
   }
@@ -87,7 +89,7 @@ final class OrquestadorCadena {
       RepositorioCadena.Situacion s = found.get();
       // A late confirmation redelivered after its close failed: the item closes now (an open one only; else nothing).
       Future<Void> cerrada = s.estados().get(confirmada) == EstadoEtapa.COMPLETADA
-        ? cadenas.cerrarPorConfirmacion(pedido, confirmada, CONFIRMACION_TARDIA) : Future.succeededFuture();
+        ? bandeja.cerrarPorConfirmacion(pedido, confirmada, CONFIRMACION_TARDIA) : Future.succeededFuture();
       return cerrada.compose(x -> reenviar(pedido, confirmada, s));
     });
   }

@@ -1,8 +1,6 @@
 package ccp.cadena;
 
 import ccp.platform.async.PeriodicTask;
-import ccp.platform.kafka.ConsumerVerticle;
-import ccp.platform.kafka.Priority;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.Topics;
@@ -25,34 +23,20 @@ import java.util.function.Supplier;
  * a timer of this process, means a Reanudador that dies mid-wait is replaced by any other one. Both read the chain in
  * the same statement: the stage of an order annulled meanwhile (chain DETENIDO) is neither retried nor escalated.
  */
-final class Reanudador extends ConsumerVerticle {
+final class Reanudador extends ConsumidorCadena {
 
   static final String COLA = "cola.reintentos";
 
-  private final RoleContext role;
-  private final CadenaConfig config;
-  private RepositorioCadena cadenas;
-  private PublicadorComandos comandos;
   private PeriodicTask chequeo;
 
   Reanudador(RoleContext role, CadenaConfig config) {
-    super(role.kafka(), role.health(), role.registry(), COLA, Topics.COLA_REINTENTOS);
-    this.role = role;
-    this.config = config;
+    super(role, config, COLA, Topics.COLA_REINTENTOS);
   }
 
   @Override
-  protected void prepare() {
-    cadenas = new RepositorioCadena(role.sql());
-    comandos = new PublicadorComandos(publisher());
+  protected void preparar() {
     long espera = config.esperaReintentoMs();
     chequeo = PeriodicTask.every(vertx, Math.max(50, Math.min(500, espera / 4)), "Escalation check", this::escalarVencidos);
-  }
-
-  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (issue 16). */
-  @Override
-  protected Priority priority() {
-    return Priority.CHAIN;
   }
 
   @Override

@@ -38,8 +38,8 @@ final class ServidorBandeja extends VerticleBase {
     AtomicLong abiertos = new AtomicLong();
     Gauge.builder("bandeja_abiertos", abiertos, AtomicLong::get).description("Open items of the Bandeja de pedidos escalados")
       .register(role.registry());
-    RepositorioCadena cadenas = new RepositorioCadena(role.sql());
-    contador = PeriodicTask.every(vertx, CONTEO_MS, "Bandeja open count", () -> cadenas.abiertosBandeja().onSuccess(abiertos::set));
+    RepositorioBandeja bandeja = new RepositorioBandeja(role.sql());
+    contador = PeriodicTask.every(vertx, CONTEO_MS, "Bandeja open count", () -> bandeja.abiertosBandeja().onSuccess(abiertos::set));
     return role.listen(vertx, router, config.port(), 1);
   }
 

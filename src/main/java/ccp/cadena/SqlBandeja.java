@@ -2,7 +2,8 @@ package ccp.cadena;
 
 /**
  * The statements of the Bandeja de pedidos escalados ({@code cadena.bandeja}, R10–R11 and the dead letters), each change
- * one conditional statement, and of its retry of an escalated stage. Only {@link RepositorioCadena} runs them.
+ * one conditional statement, and of its retry of an escalated stage. {@link RepositorioBandeja} runs them, but the retry,
+ * which re-arms the stage: {@link RepositorioCadena}, the stages' owner, runs that one.
  */
 final class SqlBandeja {
 

@@ -2,8 +2,8 @@ package ccp.cadena;
 
 /**
  * The statements of the chain and its stages ({@code cadena.cadenas}, {@code cadena.cadena_etapa}) for the Coordinador
- * (steps 2–12), the Reanudador (R6–R9) and the chain's readers (an order's chain, Logística's finished orders). Only
- * {@link RepositorioCadena} runs them.
+ * (steps 2–12), the Reanudador (R6–R9), run by {@link RepositorioCadena}, and for the chain's readers: an order's chain
+ * ({@link RepositorioCadenaDePedido}), Logística's finished orders ({@link RepositorioLogistica}).
  */
 final class SqlCadena {
 

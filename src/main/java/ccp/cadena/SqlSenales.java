@@ -2,7 +2,7 @@ package ccp.cadena;
 
 /**
  * The statements of RegistroSenales ({@code cadena.registro_senales}) for the Monitor de la cadena (R1–R5): they read
- * the chain and write only the signals. Only {@link RepositorioCadena} runs them.
+ * the chain and write only the signals. Only {@link RepositorioSenales} runs them.
  */
 final class SqlSenales {
 

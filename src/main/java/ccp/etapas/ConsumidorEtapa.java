@@ -28,7 +28,7 @@ final class ConsumidorEtapa extends ConsumerVerticle {
   private Efecto efecto;
 
   private ConsumidorEtapa(RoleContext role, Etapa etapa, Supplier<Efecto> fabrica) {
-    super(role.kafka(), role.health(), role.registry(), etapa.cola(), Topics.ETAPA_EJECUTAR);
+    super(role.kafka(), role.health(), role.registry(), etapa.cola(), Topics.ETAPA_EJECUTAR, Priority.CHAIN);
     this.etapa = etapa;
     this.fabrica = fabrica;
   }
@@ -48,12 +48,6 @@ final class ConsumidorEtapa extends ConsumerVerticle {
   @Override
   protected void prepare() {
     efecto = fabrica.get();
-  }
-
-  /** {@link Priority#CHAIN}: the chain yields to the security consumers of its process when they are behind (the overload priority). */
-  @Override
-  protected Priority priority() {
-    return Priority.CHAIN;
   }
 
   /** A command whose header names another stage is not parsed; one without the header is, and judged by its body. */

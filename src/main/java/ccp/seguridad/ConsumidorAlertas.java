@@ -35,7 +35,7 @@ final class ConsumidorAlertas extends ConsumerVerticle {
   private Timer asr2;
 
   ConsumidorAlertas(RoleContext role, SeguridadConfig config) {
-    super(role.kafka(), role.health(), role.registry(), COLA, Topics.ALERTA_SEGURIDAD);
+    super(role.kafka(), role.health(), role.registry(), COLA, Topics.ALERTA_SEGURIDAD, Priority.SECURITY);
     this.role = role;
     this.config = config;
   }
@@ -46,12 +46,6 @@ final class ConsumidorAlertas extends ConsumerVerticle {
     transmisor = new Transmisor(vertx, role.sql(), config.ssf().issuer());
     asr1 = AsrTimers.asr1(role.registry(), config.asr1Budget());
     asr2 = AsrTimers.asr2(role.registry(), config.asr2Budget());
-  }
-
-  /** {@link Priority#SECURITY}: its waiting is ASR time: the chain of its process yields to it when it is behind. */
-  @Override
-  protected Priority priority() {
-    return Priority.SECURITY;
   }
 
   /**

@@ -58,7 +58,7 @@ final class ConsumidorEscrituras extends ConsumerVerticle {
   private boolean avisada;
 
   ConsumidorEscrituras(RoleContext role, SeguridadConfig config) {
-    super(role.kafka(), role.health(), role.registry(), COLA, Topics.ESCRITURA_REALIZADA);
+    super(role.kafka(), role.health(), role.registry(), COLA, Topics.ESCRITURA_REALIZADA, Priority.SECURITY);
     this.role = role;
     this.config = config;
   }
@@ -68,12 +68,6 @@ final class ConsumidorEscrituras extends ConsumerVerticle {
     gestor = new ServiceClient(vertx, role.http(), role.signer());
     permisos = new Combiner<>(config.detectorLoteMax(), actor -> actor, this::consultar);
     alertas = new PublicadorAlertas(publisher());
-  }
-
-  /** {@link Priority#SECURITY}: its waiting is ASR time: the chain of its process yields to it when it is behind. */
-  @Override
-  protected Priority priority() {
-    return Priority.SECURITY;
   }
 
   @Override

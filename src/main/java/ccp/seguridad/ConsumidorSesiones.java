@@ -27,7 +27,7 @@ final class ConsumidorSesiones extends ConsumerVerticle {
   private PublicadorAlertas alertas;
 
   ConsumidorSesiones(RoleContext role) {
-    super(role.kafka(), role.health(), role.registry(), COLA, Topics.SESION_ABIERTA);
+    super(role.kafka(), role.health(), role.registry(), COLA, Topics.SESION_ABIERTA, Priority.SECURITY);
     this.role = role;
   }
 
@@ -35,12 +35,6 @@ final class ConsumidorSesiones extends ConsumerVerticle {
   protected void prepare() {
     registro = new ControladorRegistro(role.sql());
     alertas = new PublicadorAlertas(publisher());
-  }
-
-  /** {@link Priority#SECURITY}: its waiting is ASR time: the chain of its process yields to it when it is behind. */
-  @Override
-  protected Priority priority() {
-    return Priority.SECURITY;
   }
 
   /** Never a dead letter for a session whose device could not be checked: it would be a check of ASR-1 not made. */

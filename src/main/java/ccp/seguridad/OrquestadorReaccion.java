@@ -2,6 +2,7 @@ package ccp.seguridad;
 
 import ccp.platform.async.Backoff;
 import ccp.platform.async.PeriodicTask;
+import ccp.platform.async.Retry;
 import ccp.platform.http.ServiceClient;
 import ccp.platform.kafka.EventPublisher;
 import ccp.platform.role.RoleContext;
@@ -9,6 +10,7 @@ import ccp.seguridad.RegistroReacciones.Paso;
 import ccp.seguridad.RegistroReacciones.Reaccion;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.VertxException;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
@@ -38,6 +40,8 @@ final class OrquestadorReaccion extends VerticleBase {
 
   private static final Logger LOG = LoggerFactory.getLogger(OrquestadorReaccion.class);
   private static final Backoff REINTENTO = new Backoff(50, 2_000);
+  /** How {@link #reintentando} learns that the reaction moved meanwhile (another runner, or a lift): no failure. */
+  private static final VertxException MOVIDA = new VertxException("the reaction moved meanwhile", true);
 
   private final RoleContext role;
   private final SeguridadConfig config;
@@ -124,18 +128,16 @@ final class OrquestadorReaccion extends VerticleBase {
    * would have; past ASR-2's budget the area and the Bandeja are told once. The step is never skipped.
    */
   private Future<Boolean> reintentando(Reaccion r, Supplier<Future<Void>> efecto) {
-    return efecto.get().map(true).recover(err -> {
+    return Retry.until(vertx, () -> efecto.get().map(true), err -> {
       if (detenido) return Future.failedFuture(err);
       String error = String.valueOf(err.getMessage());
       return registro.fallo(r, error).compose(fallo -> {
-        if (fallo.isEmpty()) return Future.succeededFuture(false);
+        if (fallo.isEmpty()) return Future.failedFuture(MOVIDA);
         long espera = REINTENTO.delayMs(fallo.get().intentos());
         LOG.warn("Reaction {}: step after {} failed ({}); retrying in {} ms", r.idEscritura(), r.paso(), error, espera);
-        return avisarSiDetenida(r, fallo.get(), error)
-          .compose(x -> vertx.timer(espera))
-          .compose(x -> reintentando(r, efecto));
+        return avisarSiDetenida(r, fallo.get(), error).map(espera);
       });
-    });
+    }).recover(err -> err == MOVIDA ? Future.succeededFuture(false) : Future.failedFuture(err));
   }
 
   private Future<Void> avisarSiDetenida(Reaccion r, RegistroReacciones.Fallo fallo, String error) {

@@ -1,6 +1,6 @@
 package ccp.app;
 
-import ccp.platform.db.PgRoles;
+import ccp.platform.config.PgRoles;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

@@ -53,6 +53,7 @@ class ConfirmacionTardiaTest {
   private static Vertx vertx;
   private static Pool transacciones;
   private static RepositorioCadena cadenas;
+  private static RepositorioBandeja bandeja;
   private static EventPublisher publisher;
 
   private SimpleMeterRegistry registry;
@@ -67,6 +68,7 @@ class ConfirmacionTardiaTest {
     vertx = Vertx.vertx();
     SqlClient sql = PgClients.pipelined(vertx, cadena);
     cadenas = new RepositorioCadena(sql);
+    bandeja = new RepositorioBandeja(sql);
     transacciones = PgBuilder.pool().connectingTo(cadena.connectOptions()).using(vertx).build();
     publisher = EventPublisher.create(vertx, KafkaConfig.of(settings, "cadena"));
   }
@@ -81,7 +83,7 @@ class ConfirmacionTardiaTest {
   void orquestador() {
     registry = new SimpleMeterRegistry();
     asr4 = Timer.builder("asr4").register(registry);
-    orquestador = new OrquestadorCadena(cadenas, new PublicadorComandos(publisher), PLAZO_MS, 100, asr4,
+    orquestador = new OrquestadorCadena(cadenas, bandeja, new PublicadorComandos(publisher), PLAZO_MS, 100, asr4,
       Timer.builder("chain_completion").register(registry));
   }
 
@@ -126,7 +128,7 @@ class ConfirmacionTardiaTest {
         assertThat(rows.iterator().next().getString("antes")).isEqualTo("ESCALADA");
         return (Void) null;
       }),
-      () -> cadenas.archivarEscalada(idItem(pedido), pedido, Etapa.FACTURACION, new JsonObject()).mapEmpty(), false);
+      () -> bandeja.archivarEscalada(idItem(pedido), pedido, Etapa.FACTURACION, new JsonObject()).mapEmpty(), false);
     archivo.timeout(WAIT.toMillis(), TimeUnit.MILLISECONDS).await();
 
     assertThat(item(pedido)).isEqualTo("CERRADO confirmación tardía");
@@ -138,7 +140,7 @@ class ConfirmacionTardiaTest {
     UUID pedido = escalada();
     archivar(pedido);
     assertThat(cadenas.reintentarEscalada(pedido, Etapa.FACTURACION, (int) PLAZO_MS).await()).isPresent();
-    assertThat(cadenas.marcarReintento(idItem(pedido), "operador-1").await()).isTrue();
+    assertThat(bandeja.marcarReintento(idItem(pedido), "operador-1").await()).isTrue();
     assertThat(item(pedido)).isEqualTo("REINTENTADO reintentado por operador-1");
 
     orquestador.confirmada(pedido, Etapa.FACTURACION, ResultadoEtapa.COMPLETADA).timeout(WAIT.toMillis(), TimeUnit.MILLISECONDS).await();
@@ -154,7 +156,7 @@ class ConfirmacionTardiaTest {
     assertThat(cadenas.reintentarEscalada(pedido, Etapa.FACTURACION, (int) PLAZO_MS).await()).isPresent();
     orquestador.confirmada(pedido, Etapa.FACTURACION, ResultadoEtapa.COMPLETADA).timeout(WAIT.toMillis(), TimeUnit.MILLISECONDS).await();
 
-    assertThat(cadenas.marcarReintento(idItem(pedido), "operador-1").await()).isFalse();
+    assertThat(bandeja.marcarReintento(idItem(pedido), "operador-1").await()).isFalse();
     assertThat(item(pedido)).isEqualTo("CERRADO la etapa volvió y confirmó");
   }
 
@@ -164,11 +166,11 @@ class ConfirmacionTardiaTest {
     UUID pedido = escalada();
     archivar(pedido);
     assertThat(cadenas.reintentarEscalada(pedido, Etapa.FACTURACION, (int) PLAZO_MS).await()).isPresent();
-    assertThat(cadenas.marcarReintento(idItem(pedido), "operador-1").await()).isTrue();
+    assertThat(bandeja.marcarReintento(idItem(pedido), "operador-1").await()).isTrue();
 
-    assertThat(cadenas.cerrarItem(idItem(pedido), "pedido anulado por el cliente (operador-2)").await()).isTrue();
+    assertThat(bandeja.cerrarItem(idItem(pedido), "pedido anulado por el cliente (operador-2)").await()).isTrue();
     assertThat(item(pedido)).isEqualTo("CERRADO reintentado por operador-1; pedido anulado por el cliente (operador-2)");
-    assertThat(cadenas.cerrarItem(idItem(pedido), "otra vez (operador-2)").await()).as("already closed").isFalse();
+    assertThat(bandeja.cerrarItem(idItem(pedido), "otra vez (operador-2)").await()).as("already closed").isFalse();
   }
 
   /**
@@ -213,7 +215,7 @@ class ConfirmacionTardiaTest {
   }
 
   private static void archivar(UUID pedido) {
-    cadenas.archivarEscalada(idItem(pedido), pedido, Etapa.FACTURACION, new JsonObject()).await();
+    bandeja.archivarEscalada(idItem(pedido), pedido, Etapa.FACTURACION, new JsonObject()).await();
   }
 
   private static Tuple itemDe(UUID pedido) {

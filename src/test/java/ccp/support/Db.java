@@ -1,7 +1,7 @@
 package ccp.support;
 
 import ccp.platform.config.Settings;
-import ccp.platform.db.PgRoles;
+import ccp.platform.config.PgRoles;
 import ccp.platform.infra.PgCredentials;
 
 import java.io.IOException;

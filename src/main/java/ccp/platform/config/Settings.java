@@ -1,6 +1,5 @@
 package ccp.platform.config;
 
-import ccp.platform.db.PgRoles;
 import io.vertx.core.json.JsonObject;
 
 import java.net.URI;

@@ -1,6 +1,7 @@
 package ccp.platform.db;
 
 import ccp.platform.config.ConfigException;
+import ccp.platform.config.PgRoles;
 import ccp.platform.config.Settings;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;

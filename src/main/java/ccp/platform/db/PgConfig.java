@@ -1,6 +1,7 @@
 package ccp.platform.db;
 
 import ccp.platform.config.ConfigException;
+import ccp.platform.config.PgRoles;
 import ccp.platform.config.Settings;
 import io.vertx.pgclient.PgConnectOptions;
 

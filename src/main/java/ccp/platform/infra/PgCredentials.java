@@ -2,11 +2,12 @@ package ccp.platform.infra;
 
 import ccp.platform.config.ConfigException;
 import ccp.platform.config.SecretFile;
-import ccp.platform.db.PgRoles;
+import ccp.platform.config.PgRoles;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,8 @@ import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 /**
  * The embedded PostgreSQL's passwords, generated once into {@code <data.dir>/pg-credentials.json} (mode 600): the
@@ -26,8 +29,30 @@ public record PgCredentials(String superuserPassword, Map<String, String> logins
   public static final String SUPERUSER = "postgres";
   public static final String FILE = "pg-credentials.json";
 
+  /**
+   * One answer per data directory and process: the threads that start its servers and roles share it, and only the
+   * first writes the file.
+   */
+  private static final ConcurrentMap<Path, PgCredentials> BY_DATA_DIR = new ConcurrentHashMap<>();
+
   /** Reads the data directory's file, first adding a password for any role it lacks (all of them, the first time). */
-  public static synchronized PgCredentials inDataDir(Path dataDir) throws IOException {
+  public static PgCredentials inDataDir(Path dataDir) throws IOException {
+    try {
+      return BY_DATA_DIR.computeIfAbsent(dataDir.toAbsolutePath().normalize(), PgCredentials::load);
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
+
+  private static PgCredentials load(Path dataDir) {
+    try {
+      return loadOrCreate(dataDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static PgCredentials loadOrCreate(Path dataDir) throws IOException {
     Path file = dataDir.resolve(FILE);
     JsonObject stored = Files.exists(file) ? read(file) : new JsonObject();
     JsonObject complete = stored.copy();
@@ -63,7 +88,6 @@ public record PgCredentials(String superuserPassword, Map<String, String> logins
         + "): restore it, or delete it together with the postgres directory beside it to start afresh");
     }
   }
-
 
   private static String generate() {
     byte[] bytes = new byte[24];

@@ -21,14 +21,18 @@ public abstract class ConsumerVerticle extends VerticleBase {
   private final MeterRegistry registry;
   private final String group;
   private final String topic;
+  private final Priority priority;
   private EventPublisher publisher;
   private ReliableConsumer consumer;
   private Gauge lag;
   private Gauge retrying;
   private Gauge yielding;
 
-  protected ConsumerVerticle(KafkaConfig kafka, Health health, MeterRegistry registry, String group, String topic) {
+  /** {@code priority}: its place among the consumers of its process ({@link Priority}). */
+  protected ConsumerVerticle(KafkaConfig kafka, Health health, MeterRegistry registry, String group, String topic,
+                             Priority priority) {
     this.kafka = kafka;
+    this.priority = priority;
     this.health = health;
     this.registry = registry;
     this.group = group;
@@ -58,11 +62,6 @@ public abstract class ConsumerVerticle extends VerticleBase {
     return ReliableConsumer.RetryPolicy.DEAD_LETTER_WHEN_EXHAUSTED;
   }
 
-  /** Its place among the consumers of its process: {@link Priority#NONE} unless a subclass says otherwise. */
-  protected Priority priority() {
-    return Priority.NONE;
-  }
-
   /** Releases what {@link #prepare} built, once the consumer committed and left its group. */
   protected void release() {
   }
@@ -76,12 +75,12 @@ public abstract class ConsumerVerticle extends VerticleBase {
     publisher = EventPublisher.create(vertx, kafka);
     prepare();
     consumer = new ReliableConsumer(vertx, kafka, group, topic, publisher, this::handle, this::concierne, retryPolicy(),
-      health::ready).priority(priority());
+      health::ready).priority(priority);
     health.readyWhen(group, context, consumer::readiness);
     return consumer.start().onSuccess(x -> {
       lag = consumer.lagOn(registry);
       retrying = consumer.retryingOn(registry);
-      if (priority() == Priority.CHAIN) yielding = consumer.yieldingOn(registry);
+      if (priority == Priority.CHAIN) yielding = consumer.yieldingOn(registry);
     });
   }
 

@@ -45,6 +45,26 @@ public record KafkaConfig(String bootstrap, String user, String password, int se
     return client(bootstrap, user, password);
   }
 
+  /**
+   * A group member's client: offsets committed by hand, read from the earliest when the group has none, and every
+   * blocking call bounded by {@code apiTimeoutMs}.
+   */
+  Map<String, String> consumer(String group, String clientId, int apiTimeoutMs) {
+    Map<String, String> config = client();
+    config.put("group.id", group);
+    config.put("client.id", clientId);
+    config.put("enable.auto.commit", "false");
+    config.put("auto.offset.reset", "earliest");
+    config.put("session.timeout.ms", String.valueOf(sessionTimeoutMs));
+    config.put("heartbeat.interval.ms", String.valueOf(Math.max(1000, sessionTimeoutMs / 3)));
+    config.put("max.poll.records", "500");
+    config.put("fetch.min.bytes", String.valueOf(fetchMinBytes));
+    config.put("fetch.max.wait.ms", String.valueOf(fetchMaxWaitMs));
+    config.put("default.api.timeout.ms", String.valueOf(apiTimeoutMs));
+    config.put("request.timeout.ms", String.valueOf(apiTimeoutMs));
+    return config;
+  }
+
   /** A client of {@code bootstrap} that authenticates as {@code user} with SCRAM-SHA-512. */
   public static Map<String, String> client(String bootstrap, String user, String password) {
     Map<String, String> config = new HashMap<>();

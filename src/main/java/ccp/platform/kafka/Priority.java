@@ -2,7 +2,7 @@ package ccp.platform.kafka;
 
 /**
  * The consumers of one process share its event loops and cores. Under overload the security paths keep their budgets
- * (issue 16): a {@link #SECURITY} consumer that falls behind says so, and the {@link #CHAIN} consumers of the same
+ * (ASR-1 and ASR-2 before the order chain's throughput): a {@link #SECURITY} consumer that falls behind says so, and the {@link #CHAIN} consumers of the same
  * process yield to it ({@link SecurityPressure}).
  */
 public enum Priority {

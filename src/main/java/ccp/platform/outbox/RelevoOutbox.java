@@ -34,7 +34,7 @@ import java.util.List;
  * live claim: a relay's batch in flight is being published) and tells the service's
  * writers of this process ({@link AdmisionOutbox}), which refuse App writes while it exceeds
  * {@code outbox.admission-max-age-ms}: the door's concurrency limit sees only the write's own statement, which stays
- * short while the relay falls behind (issue 16: 15.6 s of lag behind 30 ms answers).
+ * short while the relay falls behind.
  */
 public final class RelevoOutbox extends VerticleBase {
 
@@ -120,6 +120,9 @@ public final class RelevoOutbox extends VerticleBase {
           failures = 0;
           if (again || ar.result() == batch) drain();
         } else {
+          // Not Retry.until: a failed drain is not one call to repeat. The next drain claims afresh whatever is due
+          // then, and a writer's wake-up or the poll may start it sooner; the back-off only spaces the drains that
+          // failures start.
           long delay = RETRY.delayMs(++failures);
           LOG.warn("Relaying the outbox of {} failed ({}); next try in {} ms", outbox.schema(), ar.cause().toString(), delay);
           vertx.setTimer(delay, id -> drain());

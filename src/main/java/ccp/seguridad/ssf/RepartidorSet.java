@@ -133,6 +133,9 @@ public final class RepartidorSet extends VerticleBase {
         boolean fallo = ar.failed() || ar.result().fallo();
         if (ar.failed()) LOG.warn("Pushing the SETs of stream {} failed: {}", flujo, ar.cause().toString());
         if (fallo) {
+          // Not Retry.until: nothing here waits to try one call again. The wait is kept where the next round reads
+          // it — the stream's resume time, each SET's in its row — so that a restarted process or another round
+          // honours it, and a round meanwhile runs the stream's other due SETs.
           carril.fallos++;
           carril.reanudarEn = System.currentTimeMillis() + config.reintento().delayMs(carril.fallos);
         } else {

@@ -1,4 +1,4 @@
-package ccp.platform.db;
+package ccp.platform.config;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * The database's login roles: one per process group ({@code ccp.app.Role} ids, each the owner of its schemas) and the
  * lab's. {@code db/bootstrap.sql} creates them, the schemas and the group roles; a DBA runs it on an external server,
- * the embedded one runs it at every start.
+ * the embedded one runs it at every start. Here, beside {@link Settings}, because each role's password is a setting.
  */
 public final class PgRoles {
 
