@@ -1,7 +1,7 @@
 package ccp.lab;
 
+import ccp.platform.config.PgRoles;
 import ccp.platform.config.Settings;
-import ccp.platform.db.PgRoles;
 import io.vertx.core.Vertx;
 
 import java.io.BufferedReader;

@@ -2,10 +2,10 @@ package ccp.laptop;
 
 import ccp.app.KafkaAccess;
 import ccp.platform.config.ConfigException;
+import ccp.platform.config.PgRoles;
 import ccp.platform.config.Settings;
 import ccp.platform.db.PgClients;
 import ccp.platform.db.PgConfig;
-import ccp.platform.db.PgRoles;
 import ccp.platform.http.Health;
 import ccp.platform.http.ManagementServer;
 import ccp.platform.infra.Infrastructure;
