@@ -6,6 +6,7 @@ import ccp.platform.db.Migrations;
 import ccp.platform.db.PgConfig;
 import ccp.platform.db.PgClients;
 import ccp.platform.http.Health;
+import ccp.platform.http.Contrato;
 import ccp.platform.http.HttpConfig;
 import ccp.platform.http.JwtConfig;
 import ccp.platform.http.ManagementServer;
@@ -135,14 +136,16 @@ public final class Application {
     Map<KafkaConfig, Set<String>> probes = new LinkedHashMap<>();
     roles.stream().filter(r -> !r.servesWithoutBroker() && kafka.containsKey(r))
       .forEach(r -> probes.put(kafka.get(r), KafkaAccess.TABLE.get(r).topics()));
-    return appTokens(roles, http)
-      .map(tokens -> {
+    return Future.all(appTokens(roles, http), contract(roles))
+      .map(loaded -> {
+        Tokens tokens = loaded.resultAt(0);
+        Contrato contrato = loaded.resultAt(1);
         Map<Role, RoleContext> contexts = new EnumMap<>(Role.class);
         for (Role role : roles) {
           PgConfig pg = logins.get(role);
           SqlClient sql = PgClients.pipelined(vertx, pg);
           contexts.put(role, new RoleContext(vertx, pg, sql, registry, health, tokens, peers, signer, http, kafka.get(role),
-            () -> new ListaRevocacion(sql, configs.revocacionLoteMax()).requerirVigente(revision)));
+            () -> new ListaRevocacion(sql, configs.revocacionLoteMax()).requerirVigente(revision), contrato));
         }
         health.readyWhenPostgresAnswers(contexts.entrySet().stream()
           .collect(Collectors.toMap(e -> e.getKey().id(), e -> e.getValue().sql())));
@@ -169,6 +172,11 @@ public final class Application {
     return roles.stream().anyMatch(Role::servesHttp)
       ? Tokens.fetch(vertx, JwtConfig.from(settings), http.clientTimeoutMs())
       : Future.succeededFuture(null);
+  }
+
+  /** The App's contract, which every router serving HTTP is checked against; none when no role serves HTTP. */
+  private Future<Contrato> contract(Set<Role> roles) {
+    return roles.stream().anyMatch(Role::servesHttp) ? Contrato.cargar(vertx) : Future.succeededFuture(null);
   }
 
   /** Each role's schemas, as their owner: that role's login. */

@@ -8,12 +8,16 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgException;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
+import io.vertx.sqlclient.templates.SqlTemplate;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -40,26 +44,26 @@ final class RepositorioAjustes {
    * insert fails (unique) and its whole statement with it.
    */
   private static final String AJUSTAR = """
-    WITH previa AS (SELECT 1 FROM inventario.idempotencia WHERE actor = $2 AND clave = $9::text),
+    WITH previa AS (SELECT 1 FROM inventario.idempotencia WHERE actor = #{actor} AND clave = #{clave}::text),
          sube AS (
            INSERT INTO inventario.stock AS s (producto, disponible)
-           SELECT $3, $4::integer WHERE $4::integer > 0 AND NOT EXISTS (SELECT 1 FROM previa)
+           SELECT #{producto}, #{cantidad}::integer WHERE #{cantidad}::integer > 0 AND NOT EXISTS (SELECT 1 FROM previa)
            ON CONFLICT (producto) DO UPDATE SET disponible = s.disponible + EXCLUDED.disponible
            RETURNING s.disponible),
          baja AS (
-           UPDATE inventario.stock s SET disponible = s.disponible + $4::integer
-           WHERE s.producto = $3 AND $4::integer < 0 AND s.disponible + $4::integer >= 0 AND NOT EXISTS (SELECT 1 FROM previa)
+           UPDATE inventario.stock s SET disponible = s.disponible + #{cantidad}::integer
+           WHERE s.producto = #{producto} AND #{cantidad}::integer < 0 AND s.disponible + #{cantidad}::integer >= 0 AND NOT EXISTS (SELECT 1 FROM previa)
            RETURNING s.disponible),
          ajuste AS (
            INSERT INTO inventario.ajustes (id, actor, producto, cantidad, motivo, disponible, creado_en)
-           SELECT $1, $2, $3, $4::integer, $5::text, d.disponible, $6 FROM (SELECT disponible FROM sube UNION ALL SELECT disponible FROM baja) AS d
+           SELECT #{id}, #{actor}, #{producto}, #{cantidad}::integer, #{motivo}::text, d.disponible, #{creado} FROM (SELECT disponible FROM sube UNION ALL SELECT disponible FROM baja) AS d
            RETURNING disponible),
          clave AS (
            INSERT INTO inventario.idempotencia (actor, clave, huella_cuerpo, estado_http, respuesta)
-           SELECT $2, $9::text, $10, 201, $11::jsonb || jsonb_build_object('disponible', disponible) FROM ajuste WHERE $9::text IS NOT NULL),
+           SELECT #{actor}, #{clave}::text, #{huella}, 201, #{respuesta}::jsonb || jsonb_build_object('disponible', disponible) FROM ajuste WHERE #{clave}::text IS NOT NULL),
          evento AS (
            INSERT INTO inventario.outbox (id_evento, topic, clave, valor)
-           SELECT $7, $8, $12, $13 FROM ajuste)
+           SELECT #{evento}, #{topic}, #{claveEvento}, #{valor} FROM ajuste)
     SELECT (SELECT disponible FROM ajuste) AS disponible, EXISTS (SELECT 1 FROM previa) AS clave_usada""";
   private static final String RESPUESTA = "SELECT huella_cuerpo, estado_http, respuesta FROM inventario.idempotencia WHERE actor = $1 AND clave = $2";
   /**
@@ -90,9 +94,11 @@ final class RepositorioAjustes {
     WHERE a.id = $1 AND a.revierte IS NULL""";
 
   private final SqlClient sql;
+  private final SqlTemplate<Map<String, Object>, RowSet<Row>> ajustar;
 
   RepositorioAjustes(SqlClient sql) {
     this.sql = sql;
+    this.ajustar = SqlTemplate.forQuery(sql, AJUSTAR);
   }
 
   /**
@@ -110,12 +116,22 @@ final class RepositorioAjustes {
       .put("id_escritura", idEscritura).put("servicio", "inventario").put("operacion", EventTypes.AJUSTAR_INVENTARIO)
       .put("ajuste", id.toString()).put("actor", actor).put("producto", solicitud.producto()).put("cantidad", solicitud.cantidad())
       .put("t_escritura", creado.toString()));
-    Tuple params = Tuple.of(id, actor, solicitud.producto(), solicitud.cantidad(), solicitud.motivo(), creado.atOffset(ZoneOffset.UTC))
-      .addValue(UUID.fromString(idEscritura)).addValue(Topics.ESCRITURA_REALIZADA)
-      .addValue(clave).addValue(clave == null ? null : solicitud.resumenCuerpo()).addValue(clave == null ? null : ajuste)
-      // The key of the write on the topic is what the write made, as Pedidos' (the order): here the adjustment.
-      .addValue(id.toString()).addValue(escritura.encode());
-    return sql.preparedQuery(AJUSTAR).execute(params).recover(err -> Future.failedFuture(
+    Map<String, Object> params = new HashMap<>();
+    params.put("id", id);
+    params.put("actor", actor);
+    params.put("producto", solicitud.producto());
+    params.put("cantidad", solicitud.cantidad());
+    params.put("motivo", solicitud.motivo());
+    params.put("creado", creado.atOffset(ZoneOffset.UTC));
+    params.put("evento", UUID.fromString(idEscritura));
+    params.put("topic", Topics.ESCRITURA_REALIZADA);
+    params.put("clave", clave);
+    params.put("huella", clave == null ? null : solicitud.resumenCuerpo());
+    params.put("respuesta", clave == null ? null : ajuste);
+    // The key of the write on the topic is what the write made, as Pedidos' (the order): here the adjustment.
+    params.put("claveEvento", id.toString());
+    params.put("valor", escritura.encode());
+    return ajustar.execute(params).recover(err -> Future.failedFuture(
         clave != null && err instanceof PgException pg && UNIQUE_VIOLATION.equals(pg.getSqlState()) ? new Idempotencia.ClaveUsada() : err))
       .compose(rows -> {
         Row row = rows.iterator().next();

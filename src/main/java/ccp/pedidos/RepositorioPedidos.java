@@ -8,12 +8,16 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.SqlResult;
 import io.vertx.sqlclient.Tuple;
+import io.vertx.sqlclient.templates.SqlTemplate;
 
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -27,15 +31,15 @@ final class RepositorioPedidos {
   private static final String CREAR = """
     WITH clave AS (
            INSERT INTO pedidos.idempotencia (actor, clave, huella_cuerpo, estado_http, respuesta)
-           SELECT $2, $10, $11, 201, $12 WHERE $10::text IS NOT NULL
+           SELECT #{actor}, #{clave}, #{huella}, 201, #{respuesta} WHERE #{clave}::text IS NOT NULL
            ON CONFLICT (actor, clave) DO NOTHING
            RETURNING 1),
-         libre AS (SELECT $10::text IS NULL OR EXISTS (SELECT 1 FROM clave) AS si),
+         libre AS (SELECT #{clave}::text IS NULL OR EXISTS (SELECT 1 FROM clave) AS si),
          pedido AS (
            INSERT INTO pedidos.pedidos (id, actor, tendero, lineas, estado, creado_en)
-           SELECT $1, $2, $3, $4, 'REGISTRADO', $5 FROM libre WHERE si)
+           SELECT #{id}, #{actor}, #{tendero}, #{lineas}, 'REGISTRADO', #{creado} FROM libre WHERE si)
     INSERT INTO pedidos.outbox (id_evento, topic, clave, valor)
-    SELECT $6, $7, $8, $9 FROM libre WHERE si""";
+    SELECT #{evento}, #{topic}, #{claveEvento}, #{valor} FROM libre WHERE si""";
   private static final String RESPUESTA = "SELECT huella_cuerpo, estado_http, respuesta FROM pedidos.idempotencia WHERE actor = $1 AND clave = $2";
   private static final String LEER = """
     SELECT id, actor, tendero, lineas, estado, creado_en, anulado_en, motivo_anulacion FROM pedidos.pedidos WHERE id = $1""";
@@ -64,9 +68,11 @@ final class RepositorioPedidos {
   private static final String SISTEMA = "sistema";
 
   private final SqlClient sql;
+  private final SqlTemplate<Map<String, Object>, SqlResult<Void>> crear;
 
   RepositorioPedidos(SqlClient sql) {
     this.sql = sql;
+    this.crear = SqlTemplate.forUpdate(sql, CREAR);
   }
 
   /**
@@ -82,10 +88,20 @@ final class RepositorioPedidos {
     Envelope escritura = new Envelope(idEscritura, EventTypes.ESCRITURA_REALIZADA, "/pedidos", creado, id.toString(), new JsonObject()
       .put("id_escritura", idEscritura).put("servicio", "pedidos").put("operacion", EventTypes.CREAR_PEDIDO).put("pedido", id.toString())
       .put("actor", actor).put("tendero", solicitud.tendero()).put("lineas", solicitud.lineas()).put("t_escritura", creado.toString()));
-    Tuple params = Tuple.of(id, actor, solicitud.tendero(), solicitud.lineas(), creado.atOffset(ZoneOffset.UTC))
-      .addValue(UUID.fromString(idEscritura)).addValue(Topics.ESCRITURA_REALIZADA).addValue(id.toString()).addValue(escritura.encode())
-      .addValue(clave).addValue(clave == null ? null : solicitud.huella()).addValue(clave == null ? null : pedido);
-    return sql.preparedQuery(CREAR).execute(params)
+    Map<String, Object> params = new HashMap<>();
+    params.put("id", id);
+    params.put("actor", actor);
+    params.put("tendero", solicitud.tendero());
+    params.put("lineas", solicitud.lineas());
+    params.put("creado", creado.atOffset(ZoneOffset.UTC));
+    params.put("evento", UUID.fromString(idEscritura));
+    params.put("topic", Topics.ESCRITURA_REALIZADA);
+    params.put("claveEvento", id.toString());
+    params.put("valor", escritura.encode());
+    params.put("clave", clave);
+    params.put("huella", clave == null ? null : solicitud.huella());
+    params.put("respuesta", clave == null ? null : pedido);
+    return crear.execute(params)
       .compose(rows -> rows.rowCount() == 1 ? Future.succeededFuture(pedido) : Future.failedFuture(new Idempotencia.ClaveUsada()));
   }
 

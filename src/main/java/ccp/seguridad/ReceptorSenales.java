@@ -1,6 +1,7 @@
 package ccp.seguridad;
 
 import ccp.platform.http.ApiErrors;
+import ccp.platform.http.Jose;
 import ccp.platform.http.KeySetRereads;
 import ccp.seguridad.ssf.ClavesEmisor;
 import ccp.seguridad.ssf.RechazoSet;
@@ -10,7 +11,6 @@ import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.auth.impl.jose.JWT;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -100,17 +100,17 @@ final class ReceptorSenales {
 
   /** The header and issuer, checked before the signature: the type keeps another kind of JWT out (SSF 1.0 §4.1.1). */
   private String cabecera(String token) {
-    JsonObject parsed;
+    Jose.Parts parsed;
     try {
-      parsed = JWT.parse(token);
-    } catch (RuntimeException e) {
+      parsed = Jose.parts(token);
+    } catch (Jose.Malformed e) {
       throw new RechazoSet("invalid_request", "the body is not a JWT");
     }
-    String typ = parsed.getJsonObject("header").getString("typ", "");
+    String typ = parsed.header().getString("typ", "");
     if (!typ.equalsIgnoreCase("secevent+jwt") && !typ.equalsIgnoreCase("application/secevent+jwt")) {
       throw new RechazoSet("invalid_request", "the JWT is not a SET (typ must be secevent+jwt)");
     }
-    Object iss = parsed.getJsonObject("payload").getValue("iss");
+    Object iss = parsed.payload().getValue("iss");
     if (!proveedor.issuer().equals(iss)) throw new RechazoSet("invalid_issuer", "iss " + iss + " is not the configured provider");
     return token;
   }

@@ -1,15 +1,13 @@
 package ccp.keycloak;
 
+import ccp.platform.http.Jose;
 import ccp.platform.http.Jwks;
 import ccp.support.Http;
 import ccp.support.Keycloak;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.auth.impl.jose.JWK;
-import io.vertx.ext.auth.impl.jose.JWS;
 
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -82,13 +80,7 @@ final class KeycloakSsf {
     JsonObject claims = new JsonObject().put("iss", issuer).put("aud", "nadie").put("jti", UUID.randomUUID().toString())
       .put("iat", System.currentTimeMillis() / 1000).put("sub_id", new JsonObject().put("format", "opaque").put("id", "nadie"))
       .put("events", new JsonObject().put("https://schemas.openid.net/secevent/caep/event-type/session-revoked", new JsonObject()));
-    String input = b64(header.encode()) + "." + b64(claims.encode());
-    byte[] signature = new JWS(new JWK(key)).sign(input.getBytes(StandardCharsets.US_ASCII));
-    return input + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(signature);
-  }
-
-  private static String b64(String text) {
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(text.getBytes(StandardCharsets.UTF_8));
+    return Jose.signer(key).sign(header, claims.encode());
   }
 
   /** The kid in a JWT's header. */

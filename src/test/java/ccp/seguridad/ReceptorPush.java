@@ -1,10 +1,10 @@
 package ccp.seguridad;
 
+import ccp.platform.http.Jose;
 import ccp.support.Http;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.auth.impl.jose.JWT;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -29,7 +29,7 @@ final class ReceptorPush implements AutoCloseable {
     this.seguridadUrl = seguridadUrl;
     this.cliente = cliente;
     this.server = vertx.createHttpServer().requestHandler(request -> request.body().onSuccess(body -> {
-      recibidos.add(JWT.parse(body.toString()).getJsonObject("payload"));
+      recibidos.add(Jose.parts(body.toString()).payload());
       request.response().setStatusCode(202).end();
     })).listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
   }

@@ -1,5 +1,6 @@
 package ccp.seguridad;
 
+import ccp.platform.http.Jose;
 import ccp.app.Role;
 import ccp.platform.config.Settings;
 import ccp.platform.http.Jwks;
@@ -14,8 +15,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.auth.impl.jose.JWK;
-import io.vertx.ext.auth.impl.jose.JWS;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -303,9 +302,7 @@ class ReceptorSsfTest {
   }
 
   private static String firmar(JsonObject key, JsonObject header, JsonObject claims) {
-    String input = b64(header.encode()) + "." + b64(claims.encode());
-    byte[] firma = new JWS(new JWK(key.copy().put("alg", "RS256"))).sign(input.getBytes(StandardCharsets.US_ASCII));
-    return input + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(firma);
+    return Jose.signer(key.copy().put("alg", "RS256")).sign(header, claims.encode());
   }
 
   private static String b64(String text) {

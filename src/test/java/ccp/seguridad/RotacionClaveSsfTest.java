@@ -1,5 +1,6 @@
 package ccp.seguridad;
 
+import ccp.platform.http.Jose;
 import ccp.app.Role;
 import ccp.platform.config.Settings;
 import ccp.platform.http.Jwks;
@@ -15,13 +16,12 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.auth.impl.jose.JWK;
-import io.vertx.ext.auth.impl.jose.JWT;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -67,7 +67,7 @@ class RotacionClaveSsfTest {
       String previo = await("the SET held for the poll").atMost(Duration.ofSeconds(10))
         .until(() -> Http.post(ssf + "/v1/ssf/poll/" + poll, area, "{}").json().getJsonObject("sets"), s -> s.containsKey(alerta))
         .getString(alerta);
-      assertThat(JWT.parse(previo).getJsonObject("header").getString("kid")).isEqualTo("ssf-antes");
+      assertThat(Jose.parts(previo).header().getString("kid")).isEqualTo("ssf-antes");
       assertThat(Db.count(antes, "SELECT count(*) FROM seguridad.ssf_entregas WHERE id_flujo = ? AND jti = ? AND entregada_en IS NULL",
         push, alerta)).as("held by the paused stream").isEqualTo(1);
     }
@@ -99,12 +99,12 @@ class RotacionClaveSsfTest {
   }
 
   private static JsonObject verificado(JsonObject jwks, String set) {
-    JWT jwt = new JWT();
-    jwks.getJsonArray("keys").forEach(key -> jwt.addJWK(new JWK((JsonObject) key)));
+    List<JsonObject> keys = new ArrayList<>();
+    jwks.getJsonArray("keys").forEach(key -> keys.add((JsonObject) key));
     try {
-      return jwt.decode(set);
-    } catch (Exception e) {
-      throw new AssertionError("the SET (kid " + JWT.parse(set).getJsonObject("header").getString("kid")
+      return Jose.KeySet.of(keys).verify(set);
+    } catch (RuntimeException e) {
+      throw new AssertionError("the SET (kid " + Jose.parts(set).header().getString("kid")
         + ") does not verify against the published JWK Set", e);
     }
   }

@@ -1,5 +1,6 @@
 package ccp.seguridad;
 
+import ccp.platform.http.Jose;
 import ccp.app.Role;
 import ccp.platform.kafka.Topics;
 import ccp.seguridad.ssf.TiposEvento;
@@ -16,8 +17,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.auth.impl.jose.JWK;
-import io.vertx.ext.auth.impl.jose.JWT;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -42,7 +41,7 @@ class TransmisorSsfTest {
   /** One request the test receiver got: its path, the status it answered, the SET and its content type. */
   private record Recibido(String path, int status, String set, String contentType, String authorization, Instant en) {
     JsonObject claims() {
-      return JWT.parse(set).getJsonObject("payload");
+      return Jose.parts(set).payload();
     }
   }
 
@@ -114,7 +113,7 @@ class TransmisorSsfTest {
     JsonObject alerta = Http.get(app.seguridadUrl() + "/v1/alertas?actor=" + vendedor, area).json().getJsonArray("alertas").getJsonObject(0);
     assertThat(llegado.contentType()).isEqualTo("application/secevent+jwt");
     assertThat(llegado.authorization()).isEqualTo("Bearer receptor-1");
-    assertThat(JWT.parse(llegado.set()).getJsonObject("header").getString("typ")).isEqualTo("secevent+jwt");
+    assertThat(Jose.parts(llegado.set()).header().getString("typ")).isEqualTo("secevent+jwt");
     assertThat(claims.getString("iss")).isEqualTo(app.settings().text("ssf.issuer"));
     assertThat(claims.getString("aud")).isEqualTo(flujo.getString("aud"));
     assertThat(claims.getString("jti")).isEqualTo(alerta.getString("id_alerta"));
@@ -525,17 +524,17 @@ class TransmisorSsfTest {
   /** The claims of {@code set}, its signature checked against the transmitter's published JWK Set. */
   private static JsonObject verificado(String set) {
     JsonObject jwks = Http.get(app.seguridadUrl() + "/ssf/jwks", null).json();
-    JWT jwt = new JWT();
-    jwks.getJsonArray("keys").forEach(key -> jwt.addJWK(new JWK((JsonObject) key)));
+    List<JsonObject> keys = new ArrayList<>();
+    jwks.getJsonArray("keys").forEach(key -> keys.add((JsonObject) key));
     try {
-      return jwt.decode(set);
-    } catch (Exception e) {
+      return Jose.KeySet.of(keys).verify(set);
+    } catch (RuntimeException e) {
       throw new AssertionError("the SET does not verify against the published JWKS", e);
     }
   }
 
   private static String sujeto(String set) {
-    return JWT.parse(set).getJsonObject("payload").getJsonObject("sub_id").getString("id");
+    return Jose.parts(set).payload().getJsonObject("sub_id").getString("id");
   }
 
   private static List<Recibido> de(String path, String sujeto) {

@@ -297,7 +297,7 @@ public final class Settings {
     return null;
   }
 
-  private static boolean isHttpUrl(String v) {
+  public static boolean isHttpUrl(String v) {
     try {
       URI uri = URI.create(v);
       return ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null;

@@ -53,6 +53,26 @@ final class Claims {
     return null;
   }
 
+  /**
+   * Why the well-typed claims of a token are refused at {@code nowSecond}, or null: expired, not valid yet, issued in the
+   * future (each give or take {@code leewaySeconds}), not for this audience, not from the trusted issuer. Checked before
+   * the signature, so the answer names the claim; what the verifier refuses after these pass is the signature or key.
+   */
+  static String refusal(String token, long nowSecond, long leewaySeconds, String issuer, String audience) {
+    JsonObject claims = json(token.split("\\.", -1)[1]);
+    if (claims.getNumber("exp").doubleValue() <= nowSecond - leewaySeconds) return "token expired";
+    if (claims.containsKey("nbf") && claims.getNumber("nbf").doubleValue() > nowSecond + leewaySeconds) {
+      return "token is not valid yet (nbf)";
+    }
+    if (claims.getNumber("iat").doubleValue() > nowSecond + leewaySeconds) return "token is issued in the future (iat)";
+    Object aud = claims.getValue("aud");
+    if (!(audience.equals(aud) || aud instanceof JsonArray list && list.contains(audience))) {
+      return "token is not for this audience (aud)";
+    }
+    if (!issuer.equals(claims.getValue("iss"))) return "token is not from the trusted issuer (iss)";
+    return null;
+  }
+
   private static boolean audience(Object aud) {
     if (aud instanceof String) return true;
     if (!(aud instanceof JsonArray list) || list.isEmpty()) return false;

@@ -1,28 +1,23 @@
 package ccp.platform.http;
 
 import ccp.platform.config.ConfigException;
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.jwk.Curve;
+import com.nimbusds.jose.jwk.KeyUse;
+import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
+import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.auth.impl.jose.JWK;
 
 import java.io.IOException;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.GeneralSecurityException;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.interfaces.ECPrivateKey;
-import java.security.interfaces.ECPublicKey;
-import java.security.interfaces.RSAPrivateCrtKey;
-import java.security.spec.ECGenParameterSpec;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Base64;
 import java.util.List;
 import java.util.Set;
 
@@ -39,14 +34,9 @@ public final class Jwks {
   /** A new P-256 key pair as a private JWK ({@code d} included), for signing ES256 with key id {@code kid}. */
   public static JsonObject generateEs256(String kid) {
     try {
-      KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
-      generator.initialize(new ECGenParameterSpec("secp256r1"));
-      KeyPair pair = generator.generateKeyPair();
-      ECPublicKey pub = (ECPublicKey) pair.getPublic();
-      return new JsonObject().put("kty", "EC").put("crv", "P-256").put("alg", "ES256").put("use", "sig").put("kid", kid)
-        .put("x", coordinate(pub.getW().getAffineX())).put("y", coordinate(pub.getW().getAffineY()))
-        .put("d", coordinate(((ECPrivateKey) pair.getPrivate()).getS()));
-    } catch (GeneralSecurityException e) {
+      return new JsonObject(new ECKeyGenerator(Curve.P_256).keyID(kid).algorithm(JWSAlgorithm.ES256).keyUse(KeyUse.SIGNATURE)
+        .generate().toJSONObject());
+    } catch (JOSEException e) {
       throw new IllegalStateException("this JVM cannot make P-256 keys", e);
     }
   }
@@ -58,15 +48,9 @@ public final class Jwks {
    */
   public static JsonObject generateRs256(String kid) {
     try {
-      KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
-      generator.initialize(2048);
-      RSAPrivateCrtKey key = (RSAPrivateCrtKey) generator.generateKeyPair().getPrivate();
-      return new JsonObject().put("kty", "RSA").put("alg", "RS256").put("use", "sig").put("kid", kid)
-        .put("n", unsigned(key.getModulus())).put("e", unsigned(key.getPublicExponent()))
-        .put("d", unsigned(key.getPrivateExponent())).put("p", unsigned(key.getPrimeP())).put("q", unsigned(key.getPrimeQ()))
-        .put("dp", unsigned(key.getPrimeExponentP())).put("dq", unsigned(key.getPrimeExponentQ()))
-        .put("qi", unsigned(key.getCrtCoefficient()));
-    } catch (GeneralSecurityException e) {
+      return new JsonObject(new RSAKeyGenerator(2048).keyID(kid).algorithm(JWSAlgorithm.RS256).keyUse(KeyUse.SIGNATURE)
+        .generate().toJSONObject());
+    } catch (JOSEException e) {
       throw new IllegalStateException("this JVM cannot make RSA keys", e);
     }
   }
@@ -92,9 +76,9 @@ public final class Jwks {
       if (key.containsKey("use") && !"sig".equals(key.getString("use"))) continue;
       JsonObject pub = publicPart(key);
       try {
-        new JWK(pub);
+        Jose.usable(pub);
         usable.add(pub);
-      } catch (RuntimeException ignored) {
+      } catch (IllegalArgumentException ignored) {
         // An algorithm or curve this JVM does not know: not usable, and counted as such.
       }
     }
@@ -139,21 +123,5 @@ public final class Jwks {
     } catch (UnsupportedOperationException ignored) {
       // Not a POSIX file system: the file keeps the directory's permissions.
     }
-  }
-
-  /** A coordinate as RFC 7518 §6.2.1 asks: big-endian, left-padded to the curve's 32 bytes, base64url. */
-  /** A JWK integer: big-endian, no sign byte (RFC 7518 §6.3). */
-  private static String unsigned(BigInteger value) {
-    byte[] raw = value.toByteArray();
-    int from = raw.length > 1 && raw[0] == 0 ? 1 : 0;
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOfRange(raw, from, raw.length));
-  }
-
-  private static String coordinate(BigInteger value) {
-    byte[] raw = value.toByteArray();
-    byte[] padded = new byte[32];
-    int from = Math.max(0, raw.length - 32);
-    System.arraycopy(raw, from, padded, 32 - (raw.length - from), raw.length - from);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(padded);
   }
 }

@@ -3,6 +3,7 @@ package ccp.platform.role;
 import ccp.platform.db.PgConfig;
 import ccp.platform.http.Admission;
 import ccp.platform.http.ApiRouter;
+import ccp.platform.http.Contrato;
 import ccp.platform.http.Health;
 import ccp.platform.http.HttpConfig;
 import ccp.platform.http.PeerSigner;
@@ -39,10 +40,12 @@ import java.util.function.Supplier;
  *                 broker (the gateway)
  * @param vigencia a new handler, per verticle, answering 403 when the request's actor is revoked or blocked (the Lista
  *                 de revocación); its pending lookups are that verticle's state
+ * @param contrato the App's contract ({@link Contrato}): a router mounting an App operation it does not name fails
+ *                 its role's start; null when no role of the process serves HTTP
  */
 public record RoleContext(Vertx vertx, PgConfig db, SqlClient sql, MeterRegistry registry, Health health, Tokens tokens,
                           PeerVerifier peers, PeerSigner signer, HttpConfig http, KafkaConfig kafka,
-                          Supplier<Handler<RoutingContext>> vigencia) {
+                          Supplier<Handler<RoutingContext>> vigencia, Contrato contrato) {
 
   public Future<String> deploy(Supplier<VerticleBase> verticle, int instances) {
     return vertx.deployVerticle(verticle, new DeploymentOptions().setInstances(instances));
@@ -67,6 +70,11 @@ public record RoleContext(Vertx vertx, PgConfig db, SqlClient sql, MeterRegistry
   }
 
   public Future<HttpServer> listen(Vertx vertx, Router router, int port, int instances) {
+    try {
+      if (contrato != null) contrato.verificar(router, "the server on port " + port);
+    } catch (RuntimeException e) {
+      return Future.failedFuture(e);
+    }
     return ApiRouter.listen(vertx, http, router, port, instances);
   }
 

@@ -15,17 +15,13 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.SqlClient;
 
-import java.net.URI;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
 
 /**
  * The transmitter's HTTP side (SSF 1.0 §7–8): its metadata and keys, open to anyone; the stream management API and
@@ -42,15 +38,10 @@ public final class ApiSsf {
   /** Seconds between two verification requests of a stream; a faster one is answered 429 (SSF 1.0 §8.1.1). */
   static final int MIN_VERIFICATION_INTERVAL = 5;
 
-  private static final int MAX_POLL = 1_000;
   /** Streams in the whole system: each costs a stored SET per event and a signature per push or poll. */
   static final int MAX_FLUJOS = 100;
   /** How often each process reads again how many streams each client holds, for {@code /metrics}. */
   private static final long CUENTA_MS = 10_000;
-  private static final Pattern ID = Pattern.compile("[0-9a-f]{32}");
-  private static final Pattern JTI = Pattern.compile("[\\x21-\\x7e]{1,256}");
-  private static final Pattern TEXTO = Pattern.compile("[^\\p{Cntrl}]{0,500}");
-  private static final Pattern CABECERA = Pattern.compile("[^\\p{Cntrl}]{1,4096}");
   private static final Set<String> ESTADOS = Set.of("enabled", "paused", "disabled");
   private static final Set<String> RECEPTOR = Set.of("delivery", "events_requested", "description");
   private static final Set<String> TRANSMISOR = Set.of("stream_id", "iss", "aud", "events_supported", "events_delivered",
@@ -117,13 +108,13 @@ public final class ApiSsf {
    */
   private void crear(RoutingContext ctx) {
     JsonObject body = JsonBody.object(ctx, RECEPTOR);
-    Entrega entrega = entrega(body.getValue("delivery"));
-    List<String> solicitados = solicitados(body);
+    PeticionSsf.Entrega entrega = PeticionSsf.entrega(body.getValue("delivery"));
+    List<String> solicitados = PeticionSsf.solicitados(body);
     String dueno = Actor.of(ctx).id();
     String aud = entrega.url() != null ? entrega.url() : "urn:ccp:ssf:receptor:" + dueno;
     destinos.comprobar(entrega.url())
       .compose(x -> flujos.crear(Flujos.nuevoId(), aud, entrega.metodo(), entrega.url(), entrega.autorizacion(), solicitados,
-        entregados(solicitados), descripcion(body), dueno, porDueno, MAX_FLUJOS))
+        PeticionSsf.entregados(solicitados), PeticionSsf.descripcion(body), dueno, porDueno, MAX_FLUJOS))
       .onSuccess(flujo -> {
         if (flujo.isEmpty()) {
           demasiados(ctx, dueno);
@@ -162,7 +153,7 @@ public final class ApiSsf {
       }).onFailure(ctx::fail);
       return;
     }
-    conFlujo(ctx, id, flujos.leer(streamId(id), Actor.of(ctx).id()), flujo -> JsonResponse.ok(ctx, flujo.toJson(issuer, MIN_VERIFICATION_INTERVAL)));
+    conFlujo(ctx, id, flujos.leer(PeticionSsf.streamId(id), Actor.of(ctx).id()), flujo -> JsonResponse.ok(ctx, flujo.toJson(issuer, MIN_VERIFICATION_INTERVAL)));
   }
 
   /** PATCH merges the receiver-supplied members present; PUT ({@code reemplazar}) replaces them all. */
@@ -170,22 +161,22 @@ public final class ApiSsf {
     Set<String> permitidos = new HashSet<>(RECEPTOR);
     permitidos.addAll(TRANSMISOR);
     JsonObject body = JsonBody.object(ctx, permitidos);
-    String id = streamId(body.getString("stream_id"));
+    String id = PeticionSsf.streamId(body.getString("stream_id"));
     String dueno = Actor.of(ctx).id();
     flujos.leer(id, dueno).compose(actual -> {
       if (actual.isEmpty()) return Future.succeededFuture(Optional.<Flujo>empty());
       comprobarTransmisor(body, actual.get());
       boolean conEntrega = reemplazar || body.containsKey("delivery");
-      Entrega entrega = conEntrega ? entrega(body.getValue("delivery")) : null;
+      PeticionSsf.Entrega entrega = conEntrega ? PeticionSsf.entrega(body.getValue("delivery")) : null;
       if (entrega != null && !actual.get().metodo().equals(entrega.metodo())
           || entrega != null && entrega.url() != null && !entrega.url().equals(actual.get().endpointUrl())) {
         throw new JsonBody.BadRequest("delivery", "the delivery method and endpoint_url name the receiver (its aud): create another stream");
       }
-      List<String> solicitados = reemplazar || body.containsKey("events_requested") ? solicitados(body) : null;
+      List<String> solicitados = reemplazar || body.containsKey("events_requested") ? PeticionSsf.solicitados(body) : null;
       boolean conDescripcion = reemplazar || body.containsKey("description");
       return flujos.actualizar(id, dueno, entrega == null ? null : entrega.metodo(), entrega == null ? null : entrega.url(),
-        entrega == null ? null : entrega.autorizacion(), solicitados, solicitados == null ? null : entregados(solicitados),
-        conDescripcion ? descripcion(body) : null, conDescripcion);
+        entrega == null ? null : entrega.autorizacion(), solicitados, solicitados == null ? null : PeticionSsf.entregados(solicitados),
+        conDescripcion ? PeticionSsf.descripcion(body) : null, conDescripcion);
     }).onComplete(ar -> {
       if (ar.failed()) ctx.fail(ar.cause());
       else if (ar.result().isEmpty()) noStream(ctx, id);
@@ -194,7 +185,7 @@ public final class ApiSsf {
   }
 
   private void borrar(RoutingContext ctx) {
-    String id = streamId(ctx.queryParams().get("stream_id"));
+    String id = PeticionSsf.streamId(ctx.queryParams().get("stream_id"));
     flujos.borrar(id, Actor.of(ctx).id()).onSuccess(borrado -> {
       if (borrado) {
         cuenta.runNow();
@@ -206,25 +197,25 @@ public final class ApiSsf {
   }
 
   private void leerEstado(RoutingContext ctx) {
-    String id = streamId(ctx.queryParams().get("stream_id"));
+    String id = PeticionSsf.streamId(ctx.queryParams().get("stream_id"));
     conFlujo(ctx, id, flujos.leer(id, Actor.of(ctx).id()), flujo -> JsonResponse.ok(ctx, flujo.estadoJson()));
   }
 
   private void cambiarEstado(RoutingContext ctx) {
     JsonObject body = JsonBody.object(ctx, Set.of("stream_id", "status", "reason"));
-    String id = streamId(body.getString("stream_id"));
+    String id = PeticionSsf.streamId(body.getString("stream_id"));
     Object status = body.getValue("status");
     if (!(status instanceof String estado) || !ESTADOS.contains(estado)) {
       throw new JsonBody.BadRequest("status", "must be one of " + ESTADOS);
     }
-    String motivo = body.containsKey("reason") ? texto(body, "reason", 0) : null;
+    String motivo = body.containsKey("reason") ? PeticionSsf.texto(body, "reason", 0) : null;
     conFlujo(ctx, id, flujos.cambiarEstado(id, Actor.of(ctx).id(), estado, motivo), flujo -> JsonResponse.ok(ctx, flujo.estadoJson()));
   }
 
   private void verificar(RoutingContext ctx) {
     JsonObject body = JsonBody.object(ctx, Set.of("stream_id", "state"));
-    String id = streamId(body.getString("stream_id"));
-    String state = body.containsKey("state") ? texto(body, "state", 0) : null;
+    String id = PeticionSsf.streamId(body.getString("stream_id"));
+    String state = body.containsKey("state") ? PeticionSsf.texto(body, "state", 0) : null;
     String dueno = Actor.of(ctx).id();
     flujos.leer(id, dueno).onSuccess(actual -> {
       if (actual.isEmpty()) {
@@ -254,14 +245,14 @@ public final class ApiSsf {
 
   /** RFC 8936 §2.4: acknowledge, report errors, and take what waits; answered at once, never held open. */
   private void sondear(RoutingContext ctx) {
-    String id = streamId(ctx.pathParam("flujo"));
+    String id = PeticionSsf.streamId(ctx.pathParam("flujo"));
     JsonObject body = JsonBody.object(ctx, Set.of("maxEvents", "returnImmediately", "ack", "setErrs"));
-    int max = maxEvents(body.getValue("maxEvents"));
+    int max = PeticionSsf.maxEvents(body.getValue("maxEvents"));
     if (body.containsKey("returnImmediately") && !(body.getValue("returnImmediately") instanceof Boolean)) {
       throw new JsonBody.BadRequest("returnImmediately", "must be true or false");
     }
-    List<String> acks = jtis(body.getValue("ack"));
-    Map<String, String> errores = errores(body.getValue("setErrs"));
+    List<String> acks = PeticionSsf.jtis(body.getValue("ack"));
+    Map<String, String> errores = PeticionSsf.errores(body.getValue("setErrs"));
     if (acks.stream().anyMatch(errores::containsKey)) {
       throw new JsonBody.BadRequest("ack", "a jti cannot be both acknowledged and reported in setErrs");
     }
@@ -294,126 +285,12 @@ public final class ApiSsf {
     }, false);
   }
 
-  /** The delivery a receiver asked for; none means poll (SSF 1.0 §8.1.1.1). */
-  private record Entrega(String metodo, String url, String autorizacion) {}
-
-  private static Entrega entrega(Object value) {
-    if (value == null) return new Entrega(Flujo.POLL, null, null);
-    if (!(value instanceof JsonObject delivery)) throw new JsonBody.BadRequest("delivery", "must be an object with a method");
-    Object method = delivery.getValue("method");
-    if (Flujo.POLL.equals(method)) {
-      if (delivery.size() > 1 && !(delivery.size() == 2 && delivery.containsKey("endpoint_url"))) {
-        throw new JsonBody.BadRequest("delivery", "a poll delivery takes only method (the transmitter gives its endpoint_url)");
-      }
-      return new Entrega(Flujo.POLL, null, null);
-    }
-    if (!Flujo.PUSH.equals(method)) {
-      throw new JsonBody.BadRequest("delivery.method", "must be " + Flujo.PUSH + " (push) or " + Flujo.POLL + " (poll)");
-    }
-    for (String member : delivery.fieldNames()) {
-      if (!Set.of("method", "endpoint_url", "authorization_header").contains(member)) {
-        throw new JsonBody.BadRequest("delivery." + member, "unknown member (allowed: method, endpoint_url, authorization_header)");
-      }
-    }
-    Object url = delivery.getValue("endpoint_url");
-    if (!(url instanceof String text) || !httpUrl(text)) {
-      throw new JsonBody.BadRequest("delivery.endpoint_url", "must be the receiver's http(s) URL");
-    }
-    Object authorization = delivery.getValue("authorization_header");
-    if (authorization != null && !(authorization instanceof String header && CABECERA.matcher(header).matches())) {
-      throw new JsonBody.BadRequest("delivery.authorization_header", "must be a header value of at most 4096 printable characters");
-    }
-    return new Entrega(Flujo.PUSH, text, (String) authorization);
-  }
-
-  private static List<String> solicitados(JsonObject body) {
-    Object value = body.getValue("events_requested");
-    if (value == null) return TiposEvento.SOPORTADOS;
-    if (!(value instanceof JsonArray array) || array.isEmpty() || array.size() > 100) {
-      throw new JsonBody.BadRequest("events_requested", "must be an array of 1 to 100 event type URIs");
-    }
-    List<String> list = new ArrayList<>();
-    for (Object item : array) {
-      if (!(item instanceof String uri) || uri.isBlank() || uri.length() > 500) {
-        throw new JsonBody.BadRequest("events_requested", "every member must be an event type URI");
-      }
-      if (!list.contains(uri)) list.add(uri);
-    }
-    return list;
-  }
-
-  /** What the transmitter will send: those asked for that it supports, in its own order; unknown ones are ignored. */
-  private static List<String> entregados(List<String> solicitados) {
-    return TiposEvento.SOPORTADOS.stream().filter(solicitados::contains).toList();
-  }
-
   private void comprobarTransmisor(JsonObject body, Flujo actual) {
     JsonObject esperado = actual.toJson(issuer, MIN_VERIFICATION_INTERVAL);
     for (String member : TRANSMISOR) {
       if (body.containsKey(member) && !esperado.getValue(member).equals(body.getValue(member))) {
         throw new JsonBody.BadRequest(member, "is the transmitter's and must be " + esperado.getValue(member));
       }
-    }
-  }
-
-  private static String descripcion(JsonObject body) {
-    return body.getValue("description") == null ? null : texto(body, "description", 0);
-  }
-
-  private static String texto(JsonObject body, String field, int min) {
-    Object value = body.getValue(field);
-    if (!(value instanceof String text) || text.length() < min || !TEXTO.matcher(text).matches()) {
-      throw new JsonBody.BadRequest(field, "must be a string of " + min + " to 500 printable characters");
-    }
-    return text;
-  }
-
-  private static String streamId(String value) {
-    if (value == null || !ID.matcher(value).matches()) throw new JsonBody.BadRequest("stream_id", "must be a stream id (32 hex digits)");
-    return value;
-  }
-
-  private static int maxEvents(Object value) {
-    if (value == null) return 100;
-    if (value instanceof Integer n && n >= 0 && n <= MAX_POLL) return n;
-    throw new JsonBody.BadRequest("maxEvents", "must be an integer from 0 to " + MAX_POLL);
-  }
-
-  private static List<String> jtis(Object value) {
-    if (value == null) return List.of();
-    if (!(value instanceof JsonArray array) || array.size() > MAX_POLL) {
-      throw new JsonBody.BadRequest("ack", "must be an array of at most " + MAX_POLL + " jti");
-    }
-    List<String> list = new ArrayList<>();
-    for (Object item : array) {
-      if (!(item instanceof String jti) || !JTI.matcher(jti).matches()) throw new JsonBody.BadRequest("ack", "every member must be a jti");
-      list.add(jti);
-    }
-    return list;
-  }
-
-  private static Map<String, String> errores(Object value) {
-    if (value == null) return Map.of();
-    if (!(value instanceof JsonObject errs) || errs.size() > MAX_POLL) {
-      throw new JsonBody.BadRequest("setErrs", "must be an object of at most " + MAX_POLL + " jti: {err, description}");
-    }
-    Map<String, String> map = new LinkedHashMap<>();
-    errs.forEach(e -> {
-      if (!JTI.matcher(e.getKey()).matches() || !(e.getValue() instanceof JsonObject err) || !(err.getValue("err") instanceof String)) {
-        throw new JsonBody.BadRequest("setErrs", "every member must be jti: {\"err\": code, \"description\": text}");
-      }
-      String texto = Flujos.error(err);
-      map.put(e.getKey(), texto.length() > 500 ? texto.substring(0, 500) : texto);
-    });
-    return map;
-  }
-
-  private static boolean httpUrl(String text) {
-    try {
-      URI uri = URI.create(text);
-      return ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null && text.length() <= 2000;
-    } catch (IllegalArgumentException e) {
-      return false;
     }
   }
 

@@ -1,18 +1,15 @@
 package ccp.seguridad.ssf;
 
+import ccp.platform.http.Jose;
 import ccp.platform.http.Jwks;
 import ccp.platform.http.KeySetRereads;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.auth.NoSuchKeyIdException;
-import io.vertx.ext.auth.impl.jose.JWK;
-import io.vertx.ext.auth.impl.jose.JWT;
 import io.vertx.ext.web.client.WebClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.security.SignatureException;
 import java.util.List;
 
 /**
@@ -31,7 +28,7 @@ public final class ClavesEmisor {
   private final WebClient client;
   private final String url;
   private final long timeoutMs;
-  private JWT jwt;
+  private Jose.KeySet conjunto;
   private long leidasEn;
   private final KeySetRereads relecturas = new KeySetRereads();
 
@@ -45,13 +42,13 @@ public final class ClavesEmisor {
   public Future<JsonObject> verificar(String token) {
     long edad = System.currentTimeMillis() - leidasEn;
     Future<Void> claves;
-    if (jwt == null) {
+    if (conjunto == null) {
       claves = edad < RELECTURA_MS ? Future.failedFuture("the provider's keys could not be read; retry later") : leer();
     } else {
       claves = edad < VIGENCIA_MS ? Future.succeededFuture() : leer().recover(err -> Future.succeededFuture());
     }
     return claves.compose(x -> decodificar(token)).recover(err -> {
-      if (!(err instanceof NoSuchKeyIdException)) return Future.failedFuture(rechazo(err));
+      if (!(err instanceof Jose.UnknownKey)) return Future.failedFuture(rechazo(err));
       return relecturas.reread(this::leer).compose(x -> decodificar(token)).recover(again -> Future.failedFuture(rechazo(again)));
     });
   }
@@ -62,8 +59,8 @@ public final class ClavesEmisor {
 
   private Future<JsonObject> decodificar(String token) {
     try {
-      return Future.succeededFuture(jwt.decode(token));
-    } catch (SignatureException | RuntimeException e) {
+      return Future.succeededFuture(conjunto.verify(token));
+    } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
   }
@@ -73,9 +70,7 @@ public final class ClavesEmisor {
     return client.getAbs(url).timeout(timeoutMs).send().compose(response -> {
       if (response.statusCode() != 200) return Future.failedFuture("the provider's JWK Set at " + url + " answered " + response.statusCode());
       List<JsonObject> keys = Jwks.signingKeys(Jwks.parse(response.bodyAsString(), "the JWK Set at " + url), "the JWK Set at " + url);
-      JWT fresh = new JWT();
-      keys.forEach(key -> fresh.addJWK(new JWK(key)));
-      jwt = fresh;
+      conjunto = Jose.KeySet.of(keys);
       LOG.info("Shared Signals receiver: {} key(s) from {}", keys.size(), url);
       return Future.<Void>succeededFuture();
     }).onFailure(err -> LOG.warn("Shared Signals receiver: the provider's keys could not be read: {}", err.getMessage()));
@@ -83,11 +78,11 @@ public final class ClavesEmisor {
 
   private static Throwable rechazo(Throwable err) {
     if (err instanceof RechazoSet) return err;
-    if (err instanceof NoSuchKeyIdException) return new RechazoSet("invalid_key", "the SET is signed by a key the provider does not publish");
+    if (err instanceof Jose.UnknownKey) return new RechazoSet("invalid_key", "the SET is signed by a key the provider does not publish");
     // RFC 8935 §2.4's invalid_key ("one or more keys used to sign the SET is invalid"), as the OpenID SSF conformance
     // suite expects for a tampered signature as for an unknown key.
-    if (err instanceof SignatureException) return new RechazoSet("invalid_key", "the SET's signature does not verify with the provider's key");
-    if (err instanceof IllegalArgumentException || err instanceof IllegalStateException) {
+    if (err instanceof Jose.BadSignature) return new RechazoSet("invalid_key", "the SET's signature does not verify with the provider's key");
+    if (err instanceof Jose.Malformed) {
       return new RechazoSet("invalid_request", "not a signed JWT: " + err.getMessage());
     }
     // The keys could not be read: not the SET's fault; the transmitter retries a 5xx.

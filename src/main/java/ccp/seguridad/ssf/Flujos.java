@@ -3,11 +3,14 @@ package ccp.seguridad.ssf;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
+import io.vertx.sqlclient.templates.SqlTemplate;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,19 +44,19 @@ final class Flujos {
   /** A stream is its creator's: only the client that created it reads, changes, polls or deletes it (SSF 1.0 §8). */
   private static final String DE_SU_DUENO = " WHERE id_flujo = $1 AND creado_por = $2";
   /**
-   * Created unless its client already holds {@code $10} streams or the system {@code $11}: the client's count is a row
+   * Created unless its client already holds {@code porDueno} streams or the system {@code maximo}: the client's count is a row
    * of its own, raised in the same statement, so parallel requests of one client cannot pass its quota together.
    */
   private static final String CREAR = """
     WITH cupo AS (
            INSERT INTO seguridad.ssf_cupos AS c (dueno, flujos)
-           SELECT $9, 1 WHERE (SELECT count(*) FROM seguridad.ssf_flujos) < $11
+           SELECT #{creadoPor}, 1 WHERE (SELECT count(*) FROM seguridad.ssf_flujos) < #{maximo}
            ON CONFLICT (dueno) DO UPDATE SET flujos = c.flujos + 1
-             WHERE c.flujos < $10 AND (SELECT count(*) FROM seguridad.ssf_flujos) < $11
+             WHERE c.flujos < #{porDueno} AND (SELECT count(*) FROM seguridad.ssf_flujos) < #{maximo}
            RETURNING dueno)
     INSERT INTO seguridad.ssf_flujos (id_flujo, aud, metodo, endpoint_url, authorization_header, eventos_solicitados,
                                       eventos_entregados, descripcion, creado_por)
-    SELECT $1, $2, $3, $4, $5, $6, $7, $8, dueno FROM cupo
+    SELECT #{id}, #{aud}, #{metodo}, #{endpointUrl}, #{authorizationHeader}, #{solicitados}, #{entregados}, #{descripcion}, dueno FROM cupo
     RETURNING\s""" + Flujo.COLUMNAS;
   private static final String CUPO = """
     SELECT coalesce((SELECT flujos FROM seguridad.ssf_cupos WHERE dueno = $1), 0) AS propios,
@@ -61,13 +64,13 @@ final class Flujos {
   /** PATCH: a null member leaves the column as it is; a new delivery replaces the whole delivery. */
   private static final String ACTUALIZAR = """
     UPDATE seguridad.ssf_flujos SET
-      metodo = coalesce($2, metodo),
-      endpoint_url = CASE WHEN $2 IS NULL THEN endpoint_url ELSE $3 END,
-      authorization_header = CASE WHEN $2 IS NULL THEN authorization_header ELSE $4 END,
-      eventos_solicitados = coalesce($5, eventos_solicitados),
-      eventos_entregados = coalesce($6, eventos_entregados),
-      descripcion = CASE WHEN $8 THEN $7 ELSE descripcion END
-    WHERE id_flujo = $1 AND creado_por = $9
+      metodo = coalesce(#{metodo}, metodo),
+      endpoint_url = CASE WHEN #{metodo} IS NULL THEN endpoint_url ELSE #{endpointUrl} END,
+      authorization_header = CASE WHEN #{metodo} IS NULL THEN authorization_header ELSE #{authorizationHeader} END,
+      eventos_solicitados = coalesce(#{solicitados}, eventos_solicitados),
+      eventos_entregados = coalesce(#{entregados}, eventos_entregados),
+      descripcion = CASE WHEN #{conDescripcion} THEN #{descripcion} ELSE descripcion END
+    WHERE id_flujo = #{id} AND creado_por = #{dueno}
     RETURNING\s""" + Flujo.COLUMNAS;
   private static final String BORRAR = """
     WITH borrado AS (DELETE FROM seguridad.ssf_flujos WHERE id_flujo = $1 AND creado_por = $2 RETURNING creado_por),
@@ -155,18 +158,32 @@ final class Flujos {
     SELECT jti, claims, creada_en FROM esperan""";
 
   private final SqlClient sql;
+  private final SqlTemplate<Map<String, Object>, RowSet<Row>> crear;
+  private final SqlTemplate<Map<String, Object>, RowSet<Row>> actualizar;
 
   Flujos(SqlClient sql) {
     this.sql = sql;
+    this.crear = SqlTemplate.forQuery(sql, CREAR);
+    this.actualizar = SqlTemplate.forQuery(sql, ACTUALIZAR);
   }
 
   /** Empty when its client already holds {@code porDueno} streams, or the system {@code maximo}. */
   Future<Optional<Flujo>> crear(String id, String aud, String metodo, String endpointUrl, String authorizationHeader,
                                 List<String> solicitados, List<String> entregados, String descripcion, String creadoPor,
                                 int porDueno, int maximo) {
-    return sql.preparedQuery(CREAR).execute(Tuple.from(new Object[] {id, aud, metodo, endpointUrl, authorizationHeader,
-      solicitados.toArray(String[]::new), entregados.toArray(String[]::new), descripcion, creadoPor, porDueno, maximo}))
-      .map(Flujos::primero);
+    Map<String, Object> params = new HashMap<>();
+    params.put("id", id);
+    params.put("aud", aud);
+    params.put("metodo", metodo);
+    params.put("endpointUrl", endpointUrl);
+    params.put("authorizationHeader", authorizationHeader);
+    params.put("solicitados", solicitados.toArray(String[]::new));
+    params.put("entregados", entregados.toArray(String[]::new));
+    params.put("descripcion", descripcion);
+    params.put("creadoPor", creadoPor);
+    params.put("porDueno", porDueno);
+    params.put("maximo", maximo);
+    return crear.execute(params).map(Flujos::primero);
   }
 
   /** How many streams {@code dueno} holds, and the system: why a creation was refused. */
@@ -208,9 +225,17 @@ final class Flujos {
   /** {@code metodo} null: the delivery is not changed; {@code conDescripcion} false: nor is the description. */
   Future<Optional<Flujo>> actualizar(String id, String dueno, String metodo, String endpointUrl, String authorizationHeader,
                                      List<String> solicitados, List<String> entregados, String descripcion, boolean conDescripcion) {
-    return sql.preparedQuery(ACTUALIZAR).execute(Tuple.from(new Object[] {id, metodo, endpointUrl, authorizationHeader,
-      solicitados == null ? null : solicitados.toArray(String[]::new), entregados == null ? null : entregados.toArray(String[]::new),
-      descripcion, conDescripcion, dueno})).map(Flujos::primero);
+    Map<String, Object> params = new HashMap<>();
+    params.put("id", id);
+    params.put("dueno", dueno);
+    params.put("metodo", metodo);
+    params.put("endpointUrl", endpointUrl);
+    params.put("authorizationHeader", authorizationHeader);
+    params.put("solicitados", solicitados == null ? null : solicitados.toArray(String[]::new));
+    params.put("entregados", entregados == null ? null : entregados.toArray(String[]::new));
+    params.put("descripcion", descripcion);
+    params.put("conDescripcion", conDescripcion);
+    return actualizar.execute(params).map(Flujos::primero);
   }
 
   Future<Boolean> borrar(String id, String dueno) {
@@ -285,11 +310,11 @@ final class Flujos {
     });
   }
 
-  private static Optional<Flujo> primero(io.vertx.sqlclient.RowSet<Row> rows) {
+  private static Optional<Flujo> primero(RowSet<Row> rows) {
     return rows.size() == 0 ? Optional.empty() : Optional.of(Flujo.of(rows.iterator().next()));
   }
 
-  private static List<Flujo> todos(io.vertx.sqlclient.RowSet<Row> rows) {
+  private static List<Flujo> todos(RowSet<Row> rows) {
     List<Flujo> list = new ArrayList<>(rows.size());
     for (Row row : rows) list.add(Flujo.of(row));
     return list;
