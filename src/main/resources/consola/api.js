@@ -14,7 +14,7 @@ export function sesion() {
   return s;
 }
 
-/** The session of this tab; {@code idToken}, from an OIDC sign-in, is what ends the issuer's session on sign-out. */
+/** The session of this tab; the ID token of an OIDC sign-in is what ends the issuer's session on sign-out. */
 export function guardarSesion(token, idToken) {
   const claims = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
   const s = { token, actor: claims.sub, perfil: claims.perfil, expira_en: new Date(claims.exp * 1000).toISOString() };

@@ -35,8 +35,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * Keycloak's Shared Signals transmitter (26.7, experimental) pushing to our receiver, on a stream created the way a
  * person would: the realm's transmitter switched on and a receiver client registered through Keycloak's admin API, the
- * stream created by that client at Keycloak's own configuration endpoint. Each action in Keycloak that ends a person's
- * access gets the actor refused at every gateway; a rotation of the realm's keys loses no signal.
+ * stream created by that client at Keycloak's own configuration endpoint. Each action Keycloak signals (a person's
+ * sign-out, an administrator's sign-out or password reset) gets the actor refused at every gateway; disabling a user it
+ * does not signal, and the test of it says what follows; a rotation of the realm's keys loses no signal.
  */
 @DisplayName("Keycloak's Shared Signals: a logout, a password reset and an admin sign-out revoke the actor at every gateway; a disabled user is not signalled; a key rotation loses none")
 class SenalesKeycloakTest {
