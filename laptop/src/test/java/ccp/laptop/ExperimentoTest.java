@@ -44,6 +44,8 @@ class ExperimentoTest {
         + " (Debian: apt-get install iproute2 nftables socat curl; .ci/run installs them)");
     }
     assumeTrue(namespacesWork(), "bin/experiment needs `ip netns add` to work (CAP_SYS_ADMIN; not in an unprivileged container)");
+    // One experiment at a time per machine: a second would find the first one's bridge and stop.
+    assumeFalse(exit("ip", "link", "show", "ccpx0") == 0, "another bin/experiment runs on this machine (its bridge ccpx0 exists)");
 
     Path dir = Path.of("target", "experiment-ci");
     // A run starts on fresh data: the last run's database and broker would hold orders this load never sent.
