@@ -25,6 +25,8 @@ final class Fases {
   record Fase(int desde, int hasta, String nombre) {}
 
   static final long[] BUDGETS_MS = {2_000, 5_000, 30_000, 5_000};
+  /** The phase column: wide enough for three faults at once (the short form overlaps them). */
+  private static final int ANCHO = 86;
 
   static List<Evento> leer(Path log) throws IOException {
     List<Evento> eventos = new ArrayList<>();
@@ -62,7 +64,7 @@ final class Fases {
   /** The table: one row per phase; ASR p99s from the histograms recorded in it (n: how many), budgets marked. */
   static String tabla(List<Fase> fases, List<Carga.Segundo> segundos, Muestreo muestreo, long inicioMs) {
     StringBuilder out = new StringBuilder(String.format(Locale.ROOT,
-      "%-44s %9s %11s %11s %8s %6s  %-18s %-18s %-18s %-18s%n", "phase", "seconds", "sessions", "orders", "refused",
+      "%-" + ANCHO + "s %9s %11s %11s %8s %6s  %-18s %-18s %-18s %-18s%n", "phase", "seconds", "sessions", "orders", "refused",
       "failed", "ASR-1 p99 (n)", "ASR-2 p99 (n)", "ASR-3 p99 (n)", "ASR-4 p99 (n)"));
     for (Fase f : fases) {
       long sesEnv = 0, sesOk = 0, pedEnv = 0, pedOk = 0, rechazadas = 0, fallidas = 0;
@@ -75,8 +77,8 @@ final class Fases {
         rechazadas += seg.rechazadas;
         fallidas += seg.fallidas;
       }
-      out.append(String.format(Locale.ROOT, "%-44s %4d–%-4d %5d/%-5d %5d/%-5d %8d %6d ", recortar(f.nombre()), f.desde(), f.hasta(),
-        sesOk, sesEnv, pedOk, pedEnv, rechazadas, fallidas));
+      out.append(String.format(Locale.ROOT, "%-" + ANCHO + "s %4d–%-4d %5d/%-5d %5d/%-5d %8d %6d ", recortar(f.nombre()),
+        f.desde(), f.hasta(), sesOk, sesEnv, pedOk, pedEnv, rechazadas, fallidas));
       for (int i = 0; i < Muestreo.ASRS.size(); i++) {
         Histogram h = muestreo.entre(Muestreo.ASRS.get(i), inicioMs + f.desde() * 1000L, inicioMs + f.hasta() * 1000L);
         out.append(String.format(Locale.ROOT, " %-18s", asr(h, BUDGETS_MS[i])));
@@ -95,6 +97,6 @@ final class Fases {
   }
 
   private static String recortar(String s) {
-    return s.length() <= 44 ? s : s.substring(0, 43) + "…";
+    return s.length() <= ANCHO ? s : s.substring(0, ANCHO - 1) + "…";
   }
 }
