@@ -1,5 +1,6 @@
 package ccp.carga;
 
+import ccp.carga.flota.Flota;
 import ccp.platform.cli.Converters;
 import ccp.platform.config.Settings;
 import ccp.platform.infra.DevIssuer;
@@ -82,8 +83,8 @@ public final class CargaSesiones implements Callable<Integer> {
     String[] bearers = new String[vendedores];
     Buffer[] homes = new Buffer[vendedores];
     for (int i = 0; i < vendedores; i++) {
-      bearers[i] = "Bearer " + minter.mint(Dispositivos.vendedor(i), "VENDEDOR");
-      homes[i] = new JsonObject().put("huella", Dispositivos.casa(Dispositivos.vendedor(i))).toBuffer();
+      bearers[i] = "Bearer " + minter.mint(Flota.vendedor(i), "VENDEDOR");
+      homes[i] = new JsonObject().put("huella", Flota.casa(Flota.vendedor(i))).toBuffer();
     }
     List<RequestOptions> open = OpenLoad.toEach(targets, HttpMethod.POST, "/v1/sesiones");
     long[] next = {0};

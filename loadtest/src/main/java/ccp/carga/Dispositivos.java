@@ -1,5 +1,6 @@
 package ccp.carga;
 
+import ccp.carga.flota.Flota;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -42,10 +43,10 @@ public final class Dispositivos {
       chain = chain.compose(x -> {
         List<Future<?>> puts = new ArrayList<>();
         for (int i = start; i < Math.min(vendedores, start + batch); i++) {
-          String vendedor = vendedor(i);
+          String vendedor = Flota.vendedor(i);
           puts.add(conReintentos(() -> web.putAbs(base + "/v1/dispositivos/" + vendedor)
             .putHeader("Authorization", areaBearer)
-            .sendJsonObject(new JsonObject().put("huella", casa(vendedor))), ATTEMPTS)
+            .sendJsonObject(new JsonObject().put("huella", Flota.casa(vendedor))), ATTEMPTS)
             .compose(r -> r.statusCode() == 200 ? Future.succeededFuture()
               : Future.failedFuture("registering the device of " + vendedor + " answered " + r.statusCode() + ": " + r.bodyAsString())));
         }
@@ -58,14 +59,6 @@ public final class Dispositivos {
   /** Requests refused with 503 and asked again, since this object was made. */
   public long retries() {
     return retries.sum();
-  }
-
-  public static String vendedor(int i) {
-    return "vendedor-" + (i + 1);
-  }
-
-  public static String casa(String vendedor) {
-    return "casa-" + vendedor;
   }
 
   private Future<HttpResponse<Buffer>> conReintentos(Supplier<Future<HttpResponse<Buffer>>> request, int left) {

@@ -1,6 +1,7 @@
 package ccp.experimento;
 
 import ccp.carga.Dispositivos;
+import ccp.carga.flota.Flota;
 import ccp.platform.infra.DevIssuer;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -86,7 +87,7 @@ final class Carga {
    */
   Future<Void> run(int sesionesPorSegundo, int pedidosPorSegundo, int minSeconds, int maxSeconds, BooleanSupplier basta) {
     bearers = new String[vendedores];
-    for (int i = 0; i < vendedores; i++) bearers[i] = "Bearer " + minter.mint(Dispositivos.vendedor(i), "VENDEDOR");
+    for (int i = 0; i < vendedores; i++) bearers[i] = "Bearer " + minter.mint(Flota.vendedor(i), "VENDEDOR");
     Promise<Void> done = Promise.promise();
     long start = System.nanoTime();
     double[] credit = {0, 0};
@@ -116,7 +117,7 @@ final class Carga {
   private void sesion(int second) {
     int i = (int) (enviados % vendedores);
     boolean extrano = random.nextDouble() < desconocidos;
-    String huella = extrano ? "desconocido-" + Long.toHexString(random.nextLong()) : Dispositivos.casa(Dispositivos.vendedor(i));
+    String huella = extrano ? "desconocido-" + Long.toHexString(random.nextLong()) : Flota.casa(Flota.vendedor(i));
     segundos.get(second).sesionesEnviadas++;
     enviar("/v1/sesiones", bearers[i], new JsonObject().put("huella", huella), second, "sesion", body -> {
       segundos.get(second).sesionesOk++;

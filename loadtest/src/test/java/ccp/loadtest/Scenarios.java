@@ -2,6 +2,7 @@ package ccp.loadtest;
 
 import ccp.carga.ActoresCarga;
 import ccp.carga.Dispositivos;
+import ccp.carga.flota.Flota;
 import ccp.platform.config.Settings;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.CheckBuilder;
@@ -206,10 +207,10 @@ final class Scenarios {
   }
 
   private static String vendedor(int i) {
-    return Dispositivos.vendedor(i);
+    return Flota.vendedor(i);
   }
 
   private static String casa(int i) {
-    return Dispositivos.casa(vendedor(i));
+    return Flota.casa(vendedor(i));
   }
 }

@@ -1,6 +1,6 @@
 package ccp.carga.suelo;
 
-import ccp.carga.Dispositivos;
+import ccp.carga.flota.Flota;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventPublisher;
 import ccp.platform.kafka.EventTypes;
@@ -45,7 +45,7 @@ final class SueloSesiones extends VerticleBase {
   /** The floor's tables, as the system's, and each vendedor's own device registered. */
   static Future<?> tablas(SqlClient gestor, SqlClient seguridad, int vendedores) {
     List<Tuple> casas = new ArrayList<>();
-    for (int i = 0; i < vendedores; i++) casas.add(Tuple.of(Dispositivos.vendedor(i), Dispositivos.casa(Dispositivos.vendedor(i))));
+    for (int i = 0; i < vendedores; i++) casas.add(Tuple.of(Flota.vendedor(i), Flota.casa(Flota.vendedor(i))));
     return gestor.query("""
         CREATE TABLE IF NOT EXISTS gestor.suelo_sesiones (id uuid PRIMARY KEY, actor text NOT NULL, huella text NOT NULL,
           abierta_en timestamptz NOT NULL DEFAULT now(), terminada_en timestamptz, motivo_fin text);
