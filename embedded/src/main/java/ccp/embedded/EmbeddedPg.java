@@ -18,6 +18,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -39,6 +40,7 @@ public final class EmbeddedPg implements AutoCloseable {
   private static final String INVALID_PASSWORD = "28P01";
   private static final long RELOAD_WAIT_MS = 5_000;
   private static final long LEFT_BEHIND_STOP_S = 60;
+  private static final Duration STARTUP_WAIT = Duration.ofSeconds(90);
 
   /**
    * initdb trusts every local login; this file replaces it once the superuser has a password. Until then (the first
@@ -83,6 +85,8 @@ public final class EmbeddedPg implements AutoCloseable {
       .setOverrideWorkingDirectory(dir.resolve("run").toFile())
       .setCleanDataDirectory(false)
       .setPort(port == 0 ? FreePorts.pick() : port)
+      // The library's 10 s is too short for a start after a kill -9 on a loaded machine: crash recovery replays the WAL.
+      .setPGStartupWait(STARTUP_WAIT)
       // Each role of an all-in-one process has its own client: nine roles of pg.pool-size 16, and a few such processes.
       .setServerConfig("max_connections", "400")
       .setServerConfig("password_encryption", "scram-sha-256")
