@@ -116,15 +116,19 @@ final class SqlCadena {
   /**
    * R9: the retries that got no confirmation within their wait, of chains that still run: an order annulled during its
    * retry is not put before a person. The chain is read before the limit, so stopped stages never crowd out the others.
+   * The page is a materialized CTE joined on the key: as {@code (pedido, etapa) IN (subquery with LIMIT)}, a plan made
+   * before the table's statistics caught up with 1,200 fresh retries re-ran the subquery for each row, past the
+   * statement timeout, five checks in a row (AsrEscalaTest, retry → Bandeja 53 s).
    */
   static final String ESCALAR = """
-    UPDATE cadena.cadena_etapa SET estado = 'ESCALADA', actualizada_en = now()
-    WHERE (pedido, etapa) IN (
+    WITH vencidas AS MATERIALIZED (
       SELECT e.pedido, e.etapa FROM cadena.cadena_etapa e
       JOIN cadena.cadenas c ON c.pedido = e.pedido AND c.estado = 'EN_CURSO'
       WHERE e.estado = 'EN_REINTENTO' AND e.plazo < now() LIMIT $1)
-    AND estado = 'EN_REINTENTO'
-    RETURNING pedido, etapa, intento, en_curso_desde, reintento_desde""";
+    UPDATE cadena.cadena_etapa e SET estado = 'ESCALADA', actualizada_en = now()
+    FROM vencidas v
+    WHERE e.pedido = v.pedido AND e.etapa = v.etapa AND e.estado = 'EN_REINTENTO'
+    RETURNING e.pedido, e.etapa, e.intento, e.en_curso_desde, e.reintento_desde""";
 
   /** Escalations whose event is not acknowledged yet (the process that escalated them died before). */
   static final String ESCALADAS_SIN_PUBLICAR = """

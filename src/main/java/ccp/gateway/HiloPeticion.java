@@ -162,6 +162,8 @@ final class HiloPeticion extends VerticleBase {
     enviar(request, body)
       .recover(err -> repetible(ctx.request().method(), headers) && cerradaPorElOtro(err) ? enviar(request, body) : Future.failedFuture(err))
       .compose(response -> {
+        // The route's own timeout answered 503 first: the role's late answer has no one left to go to.
+        if (ctx.response().headWritten()) return Future.<Void>succeededFuture();
         ctx.response().setStatusCode(response.statusCode());
         for (String name : RETURNED) {
           String value = response.headers().get(name);

@@ -3,13 +3,10 @@ package ccp.support;
 import ccp.platform.cli.Cli;
 
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -22,10 +19,7 @@ public record CommandRun(int status, String stderr) {
 
   /** As {@link #of(Class, String, Map)}, for a command given {@code limit} to end (one that reaches for a network). */
   public static CommandRun of(Class<?> main, String args, Map<String, String> env, Duration limit) throws Exception {
-    List<String> command = new ArrayList<>(List.of(
-      new File(System.getProperty("java.home"), "bin/java").getPath(), "-cp", System.getProperty("java.class.path"), main.getName()));
-    command.addAll(List.of(args.trim().split("\\s+")));
-    ProcessBuilder builder = new ProcessBuilder(command);
+    ProcessBuilder builder = new ProcessBuilder(Jvm.command(main, args.trim().split("\\s+")));
     builder.environment().putAll(env);
     // Only stderr is read, after the exit: a stdout pipe nobody drains would block a chatty child.
     builder.redirectOutput(ProcessBuilder.Redirect.DISCARD);

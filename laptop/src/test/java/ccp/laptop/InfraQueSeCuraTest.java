@@ -4,11 +4,11 @@ import ccp.platform.config.Settings;
 import ccp.platform.infra.PgCredentials;
 import ccp.support.Db;
 import ccp.support.Http;
+import ccp.support.Jvm;
 import ccp.support.SharedInfra;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -122,8 +122,7 @@ class InfraQueSeCuraTest {
   }
 
   private static Process start(Map<String, String> env, Path log) throws Exception {
-    ProcessBuilder builder = new ProcessBuilder(new File(System.getProperty("java.home"), "bin/java").getPath(), "-cp",
-      System.getProperty("java.class.path"), Laptop.class.getName(), "infra");
+    ProcessBuilder builder = new ProcessBuilder(Jvm.command(Laptop.class, "infra"));
     builder.environment().putAll(env);
     builder.redirectErrorStream(true).redirectOutput(log.toFile());
     return builder.start();

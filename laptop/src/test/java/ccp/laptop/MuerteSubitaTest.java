@@ -1,6 +1,7 @@
 package ccp.laptop;
 
 import ccp.platform.config.Settings;
+import ccp.support.Jvm;
 import ccp.support.SharedInfra;
 import ccp.support.TestTokens;
 import io.vertx.core.Vertx;
@@ -8,7 +9,6 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -99,8 +99,7 @@ class MuerteSubitaTest {
   }
 
   private static Process start(Map<String, String> env, Path log) throws Exception {
-    ProcessBuilder builder = new ProcessBuilder(new File(System.getProperty("java.home"), "bin/java").getPath(), "-cp",
-      System.getProperty("java.class.path"), Laptop.class.getName(), "run", "--role=all");
+    ProcessBuilder builder = new ProcessBuilder(Jvm.command(Laptop.class, "run", "--role=all"));
     builder.environment().putAll(env);
     builder.redirectErrorStream(true).redirectOutput(log.toFile());
     return builder.start();

@@ -60,7 +60,10 @@ final class Carga {
   final List<Segundo> segundos = new ArrayList<>();
   private String[] bearers;
   private int impropiosUsados;
-  private long enviados;
+  // Each kind counts its own requests, which pick the vendedor and the gateway in turn: one count for both would pin
+  // the orders, one in four requests, to one gateway (and one pedidos process) and a quarter of the vendedores.
+  private long sesionesEnviadas;
+  private long pedidosEnviados;
   private int inFlight;
 
   Carga(Vertx vertx, HttpClient http, List<URI> gateways, DevIssuer minter, int vendedores, double desconocidos, double impropios,
@@ -115,35 +118,40 @@ final class Carga {
   }
 
   private void sesion(int second) {
-    int i = (int) (enviados % vendedores);
+    long k = sesionesEnviadas++;
+    int i = (int) (k % vendedores);
     boolean extrano = random.nextDouble() < desconocidos;
     String huella = extrano ? "desconocido-" + Long.toHexString(random.nextLong()) : Flota.casa(Flota.vendedor(i));
     segundos.get(second).sesionesEnviadas++;
-    enviar("/v1/sesiones", bearers[i], new JsonObject().put("huella", huella), second, "sesion", body -> {
+    enviar(gateway(k), "/v1/sesiones", bearers[i], new JsonObject().put("huella", huella), second, "sesion", body -> {
       segundos.get(second).sesionesOk++;
       sesiones.add(new Acuse(body.getString("sesion"), extrano));
     });
   }
 
   private void pedido(int second) {
+    long k = pedidosEnviados++;
     boolean impropio = impropiosUsados < reserva && random.nextDouble() < impropios;
     String bearer = impropio
       ? "Bearer " + minter.mint(CONSULTAS + impropiosUsados++, "CONSULTA")
-      : bearers[(int) (enviados % vendedores)];
-    int n = (int) (enviados % 128);
+      : bearers[(int) (k % vendedores)];
+    int n = (int) (k % 128);
     JsonObject body = new JsonObject().put("tendero", "T-" + n).put("lineas", new JsonArray()
       .add(new JsonObject().put("producto", "P-" + (n % 16)).put("cantidad", 1 + n % 5))
       .add(new JsonObject().put("producto", "P-" + (16 + n % 7)).put("cantidad", 1)));
     segundos.get(second).pedidosEnviados++;
-    enviar("/v1/pedidos", bearer, body, second, "pedido", created -> {
+    enviar(gateway(k), "/v1/pedidos", bearer, body, second, "pedido", created -> {
       segundos.get(second).pedidosOk++;
       pedidos.add(new Acuse(created.getString("pedido"), impropio));
     });
   }
 
-  private void enviar(String path, String bearer, JsonObject body, int second, String idField,
+  private URI gateway(long k) {
+    return gateways.get((int) (k % gateways.size()));
+  }
+
+  private void enviar(URI gateway, String path, String bearer, JsonObject body, int second, String idField,
                       java.util.function.Consumer<JsonObject> created) {
-    URI gateway = gateways.get((int) (enviados++ % gateways.size()));
     inFlight++;
     RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost(gateway.getHost()).setPort(gateway.getPort())
       .setURI(path).setIdleTimeout(TIMEOUT_MS).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")

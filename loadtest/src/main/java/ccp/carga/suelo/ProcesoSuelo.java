@@ -1,9 +1,11 @@
 package ccp.carga.suelo;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -32,10 +34,12 @@ public final class ProcesoSuelo implements AutoCloseable {
   public static ProcesoSuelo start(String camino, String conf, int vendedores) throws Exception {
     Path dir = Files.createTempDirectory("ccp-suelo-");
     Path log = dir.resolve("suelo.log");
-    Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-      "-cp", System.getProperty("java.class.path"), Suelo.class.getName(), camino, dir.resolve("data").toString(), conf,
-      Integer.toString(vendedores))
-      .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    // The -XX options the driver was given (JIT, GC) reach the floor too: the test suite starts both C1-only.
+    ManagementFactory.getRuntimeMXBean().getInputArguments().stream().filter(a -> a.startsWith("-XX:")).forEach(command::add);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), Suelo.class.getName(), camino,
+      dir.resolve("data").toString(), conf, Integer.toString(vendedores)));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_MS);
     while (System.nanoTime() < deadline) {
       List<String> lines = Files.readAllLines(log);
