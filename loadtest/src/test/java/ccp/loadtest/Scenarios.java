@@ -6,6 +6,7 @@ import ccp.carga.flota.Flota;
 import ccp.platform.config.Settings;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.CheckBuilder;
+import io.gatling.javaapi.core.PopulationBuilder;
 import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Session;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
@@ -19,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -26,11 +28,15 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 import static io.gatling.javaapi.core.CoreDsl.StringBody;
+import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
 import static io.gatling.javaapi.core.CoreDsl.exec;
+import static io.gatling.javaapi.core.CoreDsl.nothingFor;
 import static io.gatling.javaapi.core.CoreDsl.pause;
+import static io.gatling.javaapi.core.CoreDsl.rampUsersPerSec;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static io.gatling.javaapi.http.HttpDsl.header;
 import static io.gatling.javaapi.http.HttpDsl.http;
@@ -58,6 +64,16 @@ final class Scenarios {
   /** The answer-time bound of the App's requests. */
   static final int P99_MILLIS = 200;
 
+  /**
+   * The warm-up before the measured load: the rate climbs from a tenth of it to all of it in its first third and holds
+   * there, while the JIT compiles — the system's, whose first minute after a start runs on its first-tier code, and
+   * Gatling's own, on the same cores. Its requests are named apart ({@link #CALENTAMIENTO}) and reported; none may fail
+   * (the failures' assertion covers them), but the answer-time and rate assertions are the measured load's. A start
+   * itself is measured apart (loadtest/bin/arranque-en-frio).
+   */
+  static final int CALENTAMIENTO_SEGUNDOS = 30;
+  static final String CALENTAMIENTO = " (calentamiento)";
+
   private static final int BODIES = 128;
   /** Times a virtual user asks again a request refused with 503 before it counts as failed. */
   private static final int REINTENTOS = 3;
@@ -71,6 +87,11 @@ final class Scenarios {
   final LongAdder desconocidas = new LongAdder();
   /** Successful orders by read-only actors: each must cause one ASR-2 reaction. */
   final LongAdder impropias = new LongAdder();
+  /** Every 201, and when the first and the last came: the rate a closed model reached ({@link CapacidadSimulation}). */
+  private final LongAdder creados = new LongAdder();
+  private volatile long contarDesde = Long.MIN_VALUE;
+  private final AtomicLong primero = new AtomicLong(Long.MAX_VALUE);
+  private final AtomicLong ultimo = new AtomicLong(Long.MIN_VALUE);
 
   /**
    * Whether a refusal at the door (503 {@code overloaded}) is an expected answer, as in an overload (then Gatling
@@ -101,6 +122,11 @@ final class Scenarios {
 
   /** Flow A: a vendedor opens a session; a share of them from a device never registered (each one an alert). */
   ScenarioBuilder sesiones() {
+    return sesiones("");
+  }
+
+  /** The warm-up's or the measured load's sessions ({@code apodo}: "" or {@link #CALENTAMIENTO}). */
+  private ScenarioBuilder sesiones(String apodo) {
     Iterator<Map<String, Object>> feeder = Stream.generate(() -> {
       ThreadLocalRandom random = ThreadLocalRandom.current();
       int i = random.nextInt(bearers.length);
@@ -108,11 +134,12 @@ final class Scenarios {
       String huella = desconocido ? "desconocido-" + Long.toHexString(random.nextLong()) : casa(i);
       return Map.<String, Object>of("bearer", bearers[i], "cuerpo", "{\"huella\":\"" + huella + "\"}", "desconocido", desconocido);
     }).iterator();
-    return scenario("sesiones").feed(feeder)
+    return scenario("sesiones" + apodo).feed(feeder)
       .exec(conReintentos(nombre -> http(nombre).post("/v1/sesiones").header("Authorization", "#{bearer}").body(StringBody("#{cuerpo}")),
-        ABRIR_SESION))
+        ABRIR_SESION + apodo))
       .exec(session -> {
         if (created(session) && session.getBoolean("desconocido")) desconocidas.increment();
+        contar(session);
         return session;
       });
   }
@@ -124,8 +151,25 @@ final class Scenarios {
    * unauthorized and the Reacción revokes that actor only, so no later request of the run is refused for it.
    */
   ScenarioBuilder pedidos() {
+    return pedidos(nuevosPedidos(parameters.durationSeconds()), "");
+  }
+
+  /** The warm-up's or the measured load's orders ({@code apodo}: "" or {@link #CALENTAMIENTO}), from {@code pedido}. */
+  private ScenarioBuilder pedidos(Supplier<Map<String, Object>> pedido, String apodo) {
+    return scenario("pedidos" + apodo).feed(Stream.generate(pedido).iterator())
+      .exec(conReintentos(nombre -> http(nombre).post("/v1/pedidos").header("Authorization", "#{bearer}").body(StringBody("#{cuerpo}")),
+        CREAR_PEDIDO + apodo))
+      .exec(session -> {
+        if (created(session) && session.getBoolean("impropio")) impropias.increment();
+        contar(session);
+        return session;
+      });
+  }
+
+  /** The orders of a run of {@code seconds} at the run's rate, its read-only actors registered first. */
+  private Supplier<Map<String, Object>> nuevosPedidos(int seconds) {
     String consultas = "consulta-gatling-" + run + "-";
-    int reserva = ActoresCarga.reserva(parameters.rate(), parameters.durationSeconds(), parameters.improper());
+    int reserva = ActoresCarga.reserva(parameters.rate(), seconds, parameters.improper());
     try {
       ActoresCarga.registrar(Settings.from(new JsonObject(Files.readString(Path.of(System.getProperty("conf", "../conf/ccp.json")))),
         System.getenv()), consultas, reserva);
@@ -138,20 +182,44 @@ final class Scenarios {
       cuerpos[i] = "{\"tendero\":\"T-" + i + "\",\"lineas\":[{\"producto\":\"P-" + (i % 16) + "\",\"cantidad\":" + (1 + i % 5)
         + "},{\"producto\":\"P-" + (16 + i % 7) + "\",\"cantidad\":1}]}";
     }
-    Iterator<Map<String, Object>> feeder = Stream.generate(() -> {
+    return () -> {
       long n = pedidos.getAndIncrement();
       long consulta = ThreadLocalRandom.current().nextDouble() < parameters.improper() ? usadas.getAndIncrement() : reserva;
       boolean impropio = consulta < reserva;
       String bearer = impropio ? tokens.bearer(consultas + consulta, "CONSULTA") : bearers[(int) (n % bearers.length)];
       return Map.<String, Object>of("bearer", bearer, "cuerpo", cuerpos[(int) (n % BODIES)], "impropio", impropio);
-    }).iterator();
-    return scenario("pedidos").feed(feeder)
-      .exec(conReintentos(nombre -> http(nombre).post("/v1/pedidos").header("Authorization", "#{bearer}").body(StringBody("#{cuerpo}")),
-        CREAR_PEDIDO))
-      .exec(session -> {
-        if (created(session) && session.getBoolean("impropio")) impropias.increment();
-        return session;
-      });
+    };
+  }
+
+  /** Sessions at {@code rate}: the warm-up, then {@code seconds} measured ({@link #CALENTAMIENTO_SEGUNDOS}). */
+  List<PopulationBuilder> sesionesAbiertas(double rate, int seconds) {
+    return abierto(this::sesiones, rate, seconds);
+  }
+
+  /** Orders at {@code rate}: the warm-up, then {@code seconds} measured; one set of read-only actors for both. */
+  List<PopulationBuilder> pedidosAbiertos(double rate, int seconds) {
+    Supplier<Map<String, Object>> pedido = nuevosPedidos(CALENTAMIENTO_SEGUNDOS + seconds);
+    return abierto(apodo -> pedidos(pedido, apodo), rate, seconds);
+  }
+
+  /**
+   * An open model (arrivals at random, as phones' are): the warm-up — a third of it climbing from a tenth of
+   * {@code rate}, the rest at it — and, as it ends, the measured load at {@code rate} for {@code seconds}.
+   */
+  private static List<PopulationBuilder> abierto(Function<String, ScenarioBuilder> escenario, double rate, int seconds) {
+    int subida = CALENTAMIENTO_SEGUNDOS / 3;
+    return List.of(
+      escenario.apply(CALENTAMIENTO).injectOpen(rampUsersPerSec(rate / 10).to(rate).during(subida).randomized(),
+        constantUsersPerSec(rate).during(CALENTAMIENTO_SEGUNDOS - subida).randomized()),
+      escenario.apply("").injectOpen(nothingFor(CALENTAMIENTO_SEGUNDOS), constantUsersPerSec(rate).during(seconds).randomized()));
+  }
+
+  /**
+   * What a run that keeps up answers per second of the measured load's requests, as Gatling counts a request's rate:
+   * over the whole run, warm-up included.
+   */
+  static double mediaMedida(double rate, int seconds) {
+    return rate * seconds / (CALENTAMIENTO_SEGUNDOS + seconds);
   }
 
   /**
@@ -164,14 +232,43 @@ final class Scenarios {
     String reintento = nombre + " (reintento tras 503)";
     return exec(request.apply(nombre).check(status().in(201, 503).saveAs("estado"), retryAfter()))
       .asLongAs(session -> session.getInt("estado") == 503, "reintento").on(
-        pause(session -> Duration.ofSeconds(Dispositivos.retryAfterSeconds(session.getString("retryAfter"))))
+        pause(session -> pausa(session.getString("retryAfter")))
           .doIfOrElse(session -> session.getInt("reintento") < REINTENTOS - 1)
           .then(exec(request.apply(reintento).check(status().in(201, 503).saveAs("estado"), retryAfter())))
           .orElse(exec(request.apply(reintento).check(status().is(201).saveAs("estado"))).exitHereIfFailed()));
   }
 
+  /**
+   * At least the {@code Retry-After} asked, and up to twice it, at random: phones refused in the same second do not all
+   * come back in the same later one.
+   */
+  private static Duration pausa(String retryAfter) {
+    long millis = 1_000L * Dispositivos.retryAfterSeconds(retryAfter);
+    return Duration.ofMillis(millis + ThreadLocalRandom.current().nextLong(millis + 1));
+  }
+
   private static CheckBuilder.Final retryAfter() {
     return header("Retry-After").optional().saveAs("retryAfter");
+  }
+
+  private void contar(Session session) {
+    if (!created(session)) return;
+    long now = System.nanoTime();
+    if (now < contarDesde) return;
+    creados.increment();
+    primero.accumulateAndGet(now, Math::min);
+    ultimo.accumulateAndGet(now, Math::max);
+  }
+
+  /** Only the 201s from {@code seconds} from now count in {@link #createdPerSecond()}. */
+  void contarDentroDe(int seconds) {
+    contarDesde = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+  }
+
+  /** Requests answered 201 per second, between the first and the last of them. */
+  double createdPerSecond() {
+    long n = creados.sum();
+    return n < 2 ? 0 : (n - 1) * 1e9 / (ultimo.get() - primero.get());
   }
 
   /** A 201: only a created session or order leaves an ASR record behind. */

@@ -143,8 +143,9 @@ class AdmissionTest {
   @Test
   @DisplayName("an administrator's bursts of 64 device registrations are all admitted, even when every answer counts as slow, while sessions' limit shrinks")
   void anAdministratorsBurstIsAdmitted() throws Exception {
-    // Every answer takes 20 ms against a 1 ms target, as a cold start's first answers do: each shrinks its class's limit.
-    HttpConfig http = HttpConfig.from(SharedInfra.defaults().with(Map.of("http.admission-target-ms", 1)));
+    // Every answer takes 20 ms against a 1 ms target, as a cold start's first answers do: each shrinks its class's limit,
+    // down to a floor of 16 here, below a burst of 64.
+    HttpConfig http = HttpConfig.from(SharedInfra.defaults().with(Map.of("http.admission-target-ms", 1, "http.admission-min-limit", 16)));
     int[] port = new int[1];
     vertx.deployVerticle(new VerticleBase() {
       @Override
