@@ -56,7 +56,21 @@ public final class Suelo {
 
   private Suelo() {}
 
-  public static void main(String[] args) throws Exception {
+  /**
+   * Exits when done, whatever threads are left: vertx-kafka-client's consumer thread outlives a close that completes
+   * while Vert.x itself is closing, and would keep this JVM alive until the driver kills it a minute later.
+   */
+  public static void main(String[] args) {
+    try {
+      run(args);
+    } catch (Throwable e) {
+      e.printStackTrace();
+      System.exit(1);
+    }
+    System.exit(0);
+  }
+
+  private static void run(String[] args) throws Exception {
     boolean pedidos = args[0].equals("pedidos");
     Path dir = Path.of(args[1]);
     int vendedores = Integer.parseInt(args[3]);
