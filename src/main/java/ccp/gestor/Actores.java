@@ -1,5 +1,6 @@
 package ccp.gestor;
 
+import ccp.platform.db.Combiner;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
@@ -7,13 +8,18 @@ import io.vertx.sqlclient.Tuple;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * The Gestor's actors and sessions ({@code gestor.actores}, {@code gestor.sesiones}). A session is active while it
  * is not terminated and its actor is not blocked: the block itself (one conditional update of the actor's row) is
  * what ends every session, at the instant it commits, without locking the row on the session path. Setting
  * {@code terminada_en} afterwards records it.
+ * <p>
+ * The sessions one verticle opens while an insert is in flight are recorded by the next insert, together
+ * ({@link Combiner}): every commit stays durable, and under load one commit serves many sessions.
  */
 final class Actores {
 
@@ -34,8 +40,17 @@ final class Actores {
     }
   }
 
+  /** The most sessions one insert records: a poll's worth, as the order chain's stages. */
+  static final int LOTE_MAX = 256;
+
+  private record Solicitud(UUID sesion, String actor, String huella) {}
+
+  /** A session of an unknown or blocked actor finds no row to join, so it is absent from what the insert returns. */
   private static final String ABRIR = """
-    INSERT INTO gestor.sesiones (id, actor, huella) SELECT $1, id, $3 FROM gestor.actores WHERE id = $2 AND NOT bloqueado""";
+    INSERT INTO gestor.sesiones (id, actor, huella)
+    SELECT s.id, a.id, s.huella FROM unnest($1::uuid[], $2::text[], $3::text[]) AS s (id, actor, huella)
+    JOIN gestor.actores a ON a.id = s.actor AND NOT a.bloqueado
+    RETURNING id""";
   private static final String CANCELAR = "UPDATE gestor.sesiones SET terminada_en = now(), motivo_fin = 'NO_PUBLICADA' WHERE id = $1";
   private static final String BORRAR_SESIONES = "DELETE FROM gestor.sesiones WHERE actor = $1";
   private static final String PERMISOS_DE = "SELECT id, perfil, bloqueado FROM gestor.actores WHERE id = ANY ($1)";
@@ -45,22 +60,38 @@ final class Actores {
     WHERE actor = $1 AND terminada_en IS NULL""";
 
   private final SqlClient sql;
+  private final Combiner<UUID, Solicitud, Boolean> aperturas;
 
+  /** Must be built on the verticle whose context then calls {@link #abrirSesion}. */
   Actores(SqlClient sql) {
     this.sql = sql;
+    this.aperturas = new Combiner<>(LOTE_MAX, Solicitud::sesion, this::abrir);
   }
 
-  /** One insert on the common path; only a refused session costs a second read, to say why. */
+  /** One insert (shared) on the common path; only a refused session costs a second read, to say why. */
   Future<Apertura> abrirSesion(String sesion, String actor, String huella) {
-    return sql.preparedQuery(ABRIR).execute(Tuple.of(java.util.UUID.fromString(sesion), actor, huella)).compose(rows ->
-      rows.rowCount() == 1
+    return aperturas.submit(new Solicitud(UUID.fromString(sesion), actor, huella)).compose(abierta ->
+      abierta != null
         ? Future.succeededFuture(Apertura.ABIERTA)
         : permisos(actor).map(p -> p.isEmpty() ? Apertura.DESCONOCIDO : Apertura.BLOQUEADO));
   }
 
+  private Future<Map<UUID, Boolean>> abrir(List<Solicitud> lote) {
+    UUID[] ids = new UUID[lote.size()];
+    String[] actores = new String[lote.size()];
+    String[] huellas = new String[lote.size()];
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = lote.get(i).sesion();
+      actores[i] = lote.get(i).actor();
+      huellas[i] = lote.get(i).huella();
+    }
+    return sql.preparedQuery(ABRIR).execute(Tuple.of(ids, actores, huellas))
+      .map(rows -> Combiner.byKey(rows, row -> row.getUUID("id"), row -> Boolean.TRUE));
+  }
+
   /** A session whose event the broker did not take is closed again: the App was told to retry. */
   Future<Void> cancelarSesion(String sesion) {
-    return sql.preparedQuery(CANCELAR).execute(Tuple.of(java.util.UUID.fromString(sesion))).mapEmpty();
+    return sql.preparedQuery(CANCELAR).execute(Tuple.of(UUID.fromString(sesion))).mapEmpty();
   }
 
   /** The warm-up's sessions, once it is over: they were never an App user's. */
