@@ -51,6 +51,9 @@ public final class Combiner<K, E, R> {
   private final Function<List<E>, Future<Map<K, R>>> statement;
   private final ArrayDeque<Pending<E, R>> pending = new ArrayDeque<>();
   private boolean inFlight;
+  /** In {@link #next}'s loop: a statement that answers within its own call asks for the next one through it. */
+  private boolean sending;
+  private boolean sendAgain;
 
   /**
    * @param statement applies a batch in one atomic statement and answers per key; it must never see two items of one key
@@ -75,7 +78,28 @@ public final class Combiner<K, E, R> {
     return answer.future();
   }
 
+  /**
+   * Sends the next batch. A statement that fails within its call (a closed pool) completes at once, and its handler
+   * asks for the next batch before this call returns: that ask only sets {@link #sendAgain}, and this loop sends it,
+   * so a full queue failing item by item is answered at a constant stack depth instead of one nested call per item.
+   */
   private void next() {
+    if (sending) {
+      sendAgain = true;
+      return;
+    }
+    sending = true;
+    try {
+      do {
+        sendAgain = false;
+        send();
+      } while (sendAgain);
+    } finally {
+      sending = false;
+    }
+  }
+
+  private void send() {
     if (pending.isEmpty()) {
       inFlight = false;
       return;

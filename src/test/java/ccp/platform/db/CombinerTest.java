@@ -201,4 +201,26 @@ class CombinerTest {
     assertTrue(b.cause() instanceof TimeoutException && c.cause() instanceof TimeoutException);
     assertEquals(2, sent.size(), "one statement for the batch that timed out, none item by item: " + sent);
   }
+
+  /**
+   * A pool closed under a full queue (a process stopping while a stage waits on a lock) fails every statement at
+   * once. Each failure then starts the next statement within the same call: the items must be answered in a loop,
+   * not by a call nested per item, which overflowed the event loop's stack and killed it.
+   */
+  @Test
+  void statementsThatFailAtOnceAnswerAFullQueueWithoutNestingACallPerItem() {
+    Promise<Map<String, Integer>> first = Promise.promise();
+    boolean[] closed = {false};
+    Combiner<String, Item, Integer> combiner = new Combiner<>(100, Item::key, batch ->
+      closed[0] ? Future.failedFuture(new IllegalStateException("Pool closed")) : first.future());
+    combiner.submit(new Item("first", 0));
+    List<Future<Integer>> queued = new ArrayList<>();
+    for (int i = 0; i < 50_000; i++) queued.add(combiner.submit(new Item("k" + i, i)));
+
+    closed[0] = true;
+    first.fail(new IllegalStateException("Pool closed"));
+
+    assertTrue(queued.stream().allMatch(f -> f.failed() && f.cause().getMessage().equals("Pool closed")),
+      "every queued item failed with the statement's error");
+  }
 }
