@@ -1,5 +1,5 @@
--- Inventario {guarded}: stock is only ever changed by UPDATE ... SET disponible = disponible - q WHERE disponible >= q,
--- so it is never negative and never oversold; the CHECK makes any other writer fail loudly.
+-- Inventario {guarded}: stock is never negative and never oversold; since V2 a reservation takes its units in the one
+-- combined statement (the function reservar), and the CHECK makes any other writer fail loudly.
 CREATE TABLE stock (
   producto    text PRIMARY KEY,
   disponible  integer NOT NULL CHECK (disponible >= 0)

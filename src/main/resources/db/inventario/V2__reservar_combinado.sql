@@ -1,4 +1,4 @@
--- Combining (issue 5, the critical-section lab's winner for a hot product): the reservations that arrive while one
+-- Combining (the critical-section lab's winner for a hot product): the reservations that arrive while one
 -- statement is in flight are applied by the next one, together. One call is one atomic statement: every product of
 -- the batch is locked once, in name order (two batches never deadlock on stock), the orders are decided in arrival
 -- order while stock lasts, each all lines or none, and each product's row is written once for the whole batch.

@@ -1,4 +1,4 @@
--- Fail closed (issue 13): a reaction's step that a peer refuses or does not answer is retried, never skipped. Each
+-- Fail closed: a reaction's step that a peer refuses or does not answer is retried, never skipped. Each
 -- failed try is counted here, so a restarted process backs off from where the last one was; detenida_avisada_en says
 -- the security area and the Bandeja were told the reaction is stuck (once).
 ALTER TABLE registro_reacciones

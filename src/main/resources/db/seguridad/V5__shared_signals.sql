@@ -1,4 +1,4 @@
--- OpenID Shared Signals (issue 18). The Notificador stores every alert first (avisos, as before) and then, before its
+-- OpenID Shared Signals. The Notificador stores every alert first (avisos, as before) and then, before its
 -- offset is committed, one signed SET per event per stream (ssf_entregas); delivery runs from these rows on its own schedule,
 -- so a receiver that is down never stops alert storage. "Notified" is now "stored where the area reads it": the
 -- webhook's per-alert delivery columns go, each stream's delivery state lives with its SET.

@@ -14,7 +14,8 @@ import java.util.Set;
 /**
  * Versioned migrations with Flyway, one history per service schema ({@code classpath:db/<schema>}), so each
  * process migrates only the schemas of the roles it runs, each as the schema's owner ({@code db/bootstrap.sql}).
- * Flyway serializes concurrent runs with its own lock.
+ * Flyway serializes concurrent runs with its own lock. An applied migration reworded in its comments only is let
+ * through ({@link Rewordings}).
  */
 public final class Migrations {
 
@@ -36,6 +37,7 @@ public final class Migrations {
         locations.add("classpath:db/" + schema + "-demo");
       }
       try {
+        Rewordings.apply(pg, schema);
         Flyway.configure()
           .dataSource(pg.jdbcUrl(), pg.user(), pg.password())
           .schemas(schema)
@@ -44,13 +46,13 @@ public final class Migrations {
           .failOnMissingLocations(false)
           .load()
           .migrate();
-      } catch (FlywayException e) {
+      } catch (FlywayException | SQLException e) {
         throw failure(pg, schema, e);
       }
     }
   }
 
-  private static RuntimeException failure(PgConfig pg, String schema, FlywayException e) {
+  private static RuntimeException failure(PgConfig pg, String schema, Exception e) {
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
       if (cause instanceof SQLException sql && REFUSED_LOGIN.contains(sql.getSQLState())) {
         return new ConfigException("PostgreSQL at " + pg.host() + ":" + pg.port() + " refuses the login of role '" + pg.user()
