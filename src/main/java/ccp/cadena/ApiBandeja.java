@@ -2,7 +2,7 @@ package ccp.cadena;
 
 import ccp.platform.http.Actor;
 import ccp.platform.http.ApiErrors;
-import ccp.platform.http.Flujo;
+import ccp.platform.http.EventStream;
 import ccp.platform.http.JsonBody;
 import ccp.platform.http.JsonResponse;
 import ccp.platform.http.Tokens;
@@ -47,7 +47,7 @@ final class ApiBandeja implements AppApi {
   public void mount(Router router) {
     router.route("/v1/bandeja*").handler(Tokens.requirePerfil("OPERADOR"));
     router.get("/v1/bandeja").handler(this::listar);
-    router.get("/v1/bandeja/flujo").handler(ctx -> Flujo.abrir(ctx, Flujo.cambios("bandeja", bandeja::huellaBandeja)));
+    router.get("/v1/bandeja/flujo").handler(ctx -> EventStream.open(ctx, EventStream.changes("bandeja", bandeja::versionBandeja)));
     router.get("/v1/bandeja/:id").handler(this::leer);
     router.get("/v1/bandeja/:id/cadena").handler(this::cadena);
     router.post("/v1/bandeja/:id/cierre").handler(this::cerrar);

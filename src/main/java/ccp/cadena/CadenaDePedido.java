@@ -26,5 +26,5 @@ public interface CadenaDePedido {
    * A fingerprint of the chains of {@code pedidos} that changes whenever one of them starts, ends or has a stage move:
    * the console's live view of an actor's orders compares it, not the chains themselves.
    */
-  Future<String> huella(List<UUID> pedidos);
+  Future<String> version(List<UUID> pedidos);
 }

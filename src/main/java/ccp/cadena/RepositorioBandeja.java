@@ -57,8 +57,8 @@ final class RepositorioBandeja {
   }
 
   /** Changes whenever an item enters the Bandeja or leaves its open ones (the console's live list). */
-  Future<String> huellaBandeja() {
-    return sql.query(SqlBandeja.HUELLA).execute().map(rows -> rows.iterator().next().getString("huella"));
+  Future<String> versionBandeja() {
+    return sql.query(SqlBandeja.VERSION).execute().map(rows -> rows.iterator().next().getString("version"));
   }
 
   /** The chain of the item's order, with deadlines and signals; empty when the item has no order or it has no chain. */

@@ -21,9 +21,9 @@ final class RepositorioCadenaDePedido implements CadenaDePedido {
   }
 
   @Override
-  public Future<String> huella(List<UUID> pedidos) {
-    return sql.preparedQuery(SqlCadena.HUELLA_DE_PEDIDOS).execute(Tuple.of(pedidos.toArray(UUID[]::new)))
-      .map(rows -> rows.iterator().next().getString("huella"));
+  public Future<String> version(List<UUID> pedidos) {
+    return sql.preparedQuery(SqlCadena.VERSION_DE_PEDIDOS).execute(Tuple.of(pedidos.toArray(UUID[]::new)))
+      .map(rows -> rows.iterator().next().getString("version"));
   }
 
   @Override

@@ -54,9 +54,9 @@ final class SqlBandeja {
     SELECT id, tipo, pedido, etapa, detalle, estado, abierta_en, cerrada_en, cierre FROM cadena.bandeja
     WHERE estado = $1 ORDER BY abierta_en DESC LIMIT $2""";
 
-  static final String HUELLA = """
+  static final String VERSION = """
     SELECT count(*) FILTER (WHERE estado = 'ABIERTO') || ':' || coalesce(max(abierta_en)::text, '') || ':'
-           || coalesce(max(cerrada_en)::text, '') AS huella
+           || coalesce(max(cerrada_en)::text, '') AS version
     FROM cadena.bandeja""";
 
   static final String ABIERTOS = "SELECT count(*) AS abiertos FROM cadena.bandeja WHERE estado = 'ABIERTO'";

@@ -152,11 +152,11 @@ final class SqlCadena {
     FROM cadena.cadenas c LEFT JOIN cadena.cadena_etapa e ON e.pedido = c.pedido
     WHERE c.pedido = $1 ORDER BY e.orden""";
 
-  /** What {@link CadenaDePedido#huella} compares: how many chains started and ended, and their stages' last move. */
-  static final String HUELLA_DE_PEDIDOS = """
+  /** What {@link CadenaDePedido#version} compares: how many chains started and ended, and their stages' last move. */
+  static final String VERSION_DE_PEDIDOS = """
     SELECT concat_ws('/',
              (SELECT count(*) || ':' || count(terminada_en) FROM cadena.cadenas WHERE pedido = ANY($1)),
-             (SELECT max(actualizada_en)::text FROM cadena.cadena_etapa WHERE pedido = ANY($1))) AS huella""";
+             (SELECT max(actualizada_en)::text FROM cadena.cadena_etapa WHERE pedido = ANY($1))) AS version""";
 
   /**
    * A page of Logística's finished orders, in arrival order, after the cursor ({@code $1, $2}: the last order's arrival

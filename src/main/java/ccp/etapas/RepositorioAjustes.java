@@ -60,7 +60,7 @@ final class RepositorioAjustes {
            RETURNING disponible),
          clave AS (
            INSERT INTO inventario.idempotencia (actor, clave, huella_cuerpo, estado_http, respuesta)
-           SELECT #{actor}, #{clave}::text, #{huella}, 201, #{respuesta}::jsonb || jsonb_build_object('disponible', disponible) FROM ajuste WHERE #{clave}::text IS NOT NULL),
+           SELECT #{actor}, #{clave}::text, #{resumenCuerpo}, 201, #{respuesta}::jsonb || jsonb_build_object('disponible', disponible) FROM ajuste WHERE #{clave}::text IS NOT NULL),
          evento AS (
            INSERT INTO inventario.outbox (id_evento, topic, clave, valor)
            SELECT #{evento}, #{topic}, #{claveEvento}, #{valor} FROM ajuste)
@@ -126,7 +126,7 @@ final class RepositorioAjustes {
     params.put("evento", UUID.fromString(idEscritura));
     params.put("topic", Topics.ESCRITURA_REALIZADA);
     params.put("clave", clave);
-    params.put("huella", clave == null ? null : solicitud.resumenCuerpo());
+    params.put("resumenCuerpo", clave == null ? null : solicitud.resumenCuerpo());
     params.put("respuesta", clave == null ? null : ajuste);
     // The key of the write on the topic is what the write made, as Pedidos' (the order): here the adjustment.
     params.put("claveEvento", id.toString());

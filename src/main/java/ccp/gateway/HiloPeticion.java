@@ -1,7 +1,7 @@
 package ccp.gateway;
 
 import ccp.platform.http.ApiErrors;
-import ccp.platform.http.Flujo;
+import ccp.platform.http.EventStream;
 import ccp.platform.http.JsonResponse;
 import ccp.platform.infra.DevIssuer;
 import ccp.platform.role.AppApi;
@@ -121,12 +121,12 @@ final class HiloPeticion extends VerticleBase {
 
   /**
    * An event stream: the role's answer is relayed as it arrives, for as long as both ends stay. Idle for three of the
-   * role's heartbeats ({@link Flujo#LATIDO_MS}): the role is gone, and the console reconnects.
+   * role's heartbeats ({@link EventStream#HEARTBEAT_MS}): the role is gone, and the console reconnects.
    */
   private void reenviarFlujo(RoutingContext ctx, String base) {
     RequestOptions request = new RequestOptions().setMethod(HttpMethod.GET)
       .setAbsoluteURI(base + ctx.request().path() + (ctx.request().query() == null ? "" : "?" + ctx.request().query()))
-      .setConnectTimeout(role.http().clientTimeoutMs()).setIdleTimeout(3 * Flujo.LATIDO_MS);
+      .setConnectTimeout(role.http().clientTimeoutMs()).setIdleTimeout(3 * EventStream.HEARTBEAT_MS);
     for (String name : FORWARDED) {
       String value = ctx.request().headers().get(name);
       if (value != null) request.putHeader(name, value);

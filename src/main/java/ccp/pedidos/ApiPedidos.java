@@ -6,7 +6,7 @@ import ccp.etapas.Comprobantes;
 import ccp.etapas.Etapas;
 import ccp.platform.http.Actor;
 import ccp.platform.http.ApiErrors;
-import ccp.platform.http.Flujo;
+import ccp.platform.http.EventStream;
 import ccp.platform.http.Idempotencia;
 import ccp.platform.http.JsonBody;
 import ccp.platform.http.JsonResponse;
@@ -84,7 +84,7 @@ final class ApiPedidos implements AppApi {
       })
       .onFailure(err -> {
         if (err instanceof Idempotencia.ClaveUsada) {
-          Idempotencia.repetido(ctx, pedidos.respuestaGuardada(actor.id(), clave), clave, solicitud.huella(),
+          Idempotencia.repetido(ctx, pedidos.respuestaGuardada(actor.id(), clave), clave, solicitud.resumenCuerpo(),
             ApiPedidos::responder);
         } else {
           ctx.fail(err);
@@ -135,8 +135,8 @@ final class ApiPedidos implements AppApi {
   private void cambios(RoutingContext ctx) {
     propios(ctx);
     String actor = Actor.of(ctx).id();
-    Flujo.abrir(ctx, Flujo.cambios("pedidos", () -> pedidos.huella(actor, MAX_PAGINA)
-      .compose(propios -> cadenas.huella(propios.recientes()).map(cadena -> propios.texto() + "/" + cadena))));
+    EventStream.open(ctx, EventStream.changes("pedidos", () -> pedidos.version(actor, MAX_PAGINA)
+      .compose(propios -> cadenas.version(propios.recientes()).map(cadena -> propios.texto() + "/" + cadena))));
   }
 
   private static void propios(RoutingContext ctx) {

@@ -31,7 +31,7 @@ final class RepositorioPedidos {
   private static final String CREAR = """
     WITH clave AS (
            INSERT INTO pedidos.idempotencia (actor, clave, huella_cuerpo, estado_http, respuesta)
-           SELECT #{actor}, #{clave}, #{huella}, 201, #{respuesta} WHERE #{clave}::text IS NOT NULL
+           SELECT #{actor}, #{clave}, #{resumenCuerpo}, 201, #{respuesta} WHERE #{clave}::text IS NOT NULL
            ON CONFLICT (actor, clave) DO NOTHING
            RETURNING 1),
          libre AS (SELECT #{clave}::text IS NULL OR EXISTS (SELECT 1 FROM clave) AS si),
@@ -52,7 +52,7 @@ final class RepositorioPedidos {
    * The console's live view of an actor's orders: the newest ones' ids and states (what its pages show), through the
    * index on (actor, creado_en), whatever the actor's history.
    */
-  private static final String HUELLA_DE_ACTOR = """
+  private static final String VERSION_DE_ACTOR = """
     SELECT coalesce(array_agg(id ORDER BY creado_en DESC, id DESC), '{}') AS recientes,
            coalesce(string_agg(id || ':' || estado, ',' ORDER BY creado_en DESC, id DESC), '') AS estados
     FROM (SELECT id, estado, creado_en FROM pedidos.pedidos WHERE actor = $1 ORDER BY creado_en DESC, id DESC LIMIT $2) r""";
@@ -99,7 +99,7 @@ final class RepositorioPedidos {
     params.put("claveEvento", id.toString());
     params.put("valor", escritura.encode());
     params.put("clave", clave);
-    params.put("huella", clave == null ? null : solicitud.huella());
+    params.put("resumenCuerpo", clave == null ? null : solicitud.resumenCuerpo());
     params.put("respuesta", clave == null ? null : pedido);
     return crear.execute(params)
       .compose(rows -> rows.rowCount() == 1 ? Future.succeededFuture(pedido) : Future.failedFuture(new Idempotencia.ClaveUsada()));
@@ -110,12 +110,12 @@ final class RepositorioPedidos {
   }
 
   /** What the console compares to see an actor's orders change: the newest ones, with their states, and their ids. */
-  record Huella(String texto, List<UUID> recientes) {}
+  record Version(String texto, List<UUID> recientes) {}
 
-  Future<Huella> huella(String actor, int recientes) {
-    return sql.preparedQuery(HUELLA_DE_ACTOR).execute(Tuple.of(actor, recientes)).map(rows -> {
+  Future<Version> version(String actor, int recientes) {
+    return sql.preparedQuery(VERSION_DE_ACTOR).execute(Tuple.of(actor, recientes)).map(rows -> {
       Row row = rows.iterator().next();
-      return new Huella(row.getString("estados"), List.of(row.getArrayOfUUIDs("recientes")));
+      return new Version(row.getString("estados"), List.of(row.getArrayOfUUIDs("recientes")));
     });
   }
 

@@ -46,7 +46,7 @@ record SolicitudPedido(String tendero, JsonArray lineas) {
   }
 
   /** A hash of what was asked, to tell a retry (same body) from a reuse of the key (different body). */
-  String huella() {
+  String resumenCuerpo() {
     String canonical = new JsonObject().put("tendero", tendero).put("lineas", lineas).encode();
     try {
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8)));

@@ -3,7 +3,7 @@ package ccp.seguridad;
 import ccp.platform.role.RoleContext;
 import ccp.platform.http.Actor;
 import ccp.platform.http.ApiErrors;
-import ccp.platform.http.Flujo;
+import ccp.platform.http.EventStream;
 import ccp.platform.http.JsonBody;
 import ccp.platform.http.JsonResponse;
 import ccp.platform.http.Tokens;
@@ -62,7 +62,7 @@ final class ApiSeguridad extends VerticleBase {
     Router router = role.router(vertx);
     role.guardApp(router).handler(Tokens.requirePerfil("SEGURIDAD"));
     router.get("/v1/alertas").handler(this::listarAlertas);
-    router.get("/v1/alertas/flujo").handler(ctx -> Flujo.abrir(ctx, new FuenteAlertas(avisos, revocaciones)));
+    router.get("/v1/alertas/flujo").handler(ctx -> EventStream.open(ctx, new FuenteAlertas(avisos, revocaciones)));
     router.get("/v1/revocaciones").handler(this::listarRevocaciones);
     router.put("/v1/dispositivos/:vendedor").handler(this::registrarCambio);
     router.post("/v1/revocaciones/:actor/levantamiento").handler(this::levantar);

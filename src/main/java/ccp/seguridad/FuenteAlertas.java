@@ -1,6 +1,6 @@
 package ccp.seguridad;
 
-import ccp.platform.http.Flujo;
+import ccp.platform.http.EventStream;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -19,37 +19,37 @@ import java.util.Map;
  * A row's {@code recibido_en} is its transaction's start, so a row can commit after one stamped later was seen: each
  * ask looks {@link #SOLAPE} behind its cursor and skips the alerts it already wrote.
  */
-final class FuenteAlertas implements Flujo.Fuente {
+final class FuenteAlertas implements EventStream.Source {
 
   /** Far beyond the Notificador's insert transaction (one statement). */
   static final Duration SOLAPE = Duration.ofSeconds(5);
 
   private final Avisos avisos;
-  private final Flujo.Fuente revocaciones;
+  private final EventStream.Source revocaciones;
   private final Map<String, Instant> escritas = new HashMap<>();
   private Instant cursor;
 
   FuenteAlertas(Avisos avisos, Revocaciones revocaciones) {
     this.avisos = avisos;
-    this.revocaciones = Flujo.cambios("revocaciones", revocaciones::version);
+    this.revocaciones = EventStream.changes("revocaciones", revocaciones::version);
   }
 
   @Override
-  public Future<List<Flujo.Evento>> siguientes() {
-    return Flujo.ambas(this::alertas, revocaciones).siguientes();
+  public Future<List<EventStream.Event>> next() {
+    return EventStream.both(this::alertas, revocaciones).next();
   }
 
-  private Future<List<Flujo.Evento>> alertas() {
+  private Future<List<EventStream.Event>> alertas() {
     if (cursor == null) return avisos.ahora().map(ahora -> {
       cursor = ahora;
       return List.of();
     });
     return avisos.recibidasTras(cursor.minus(SOLAPE)).map(recibidas -> {
-      List<Flujo.Evento> nuevas = new ArrayList<>();
+      List<EventStream.Event> nuevas = new ArrayList<>();
       for (JsonObject alerta : recibidas) {
         Instant recibida = Instant.parse(alerta.getString("recibido_en"));
         if (escritas.putIfAbsent(alerta.getString("id_alerta"), recibida) == null) {
-          nuevas.add(new Flujo.Evento("alerta", alerta));
+          nuevas.add(new EventStream.Event("alerta", alerta));
         }
         if (recibida.isAfter(cursor)) cursor = recibida;
       }

@@ -98,7 +98,7 @@ public final class Admission {
         return;
       }
       Limiter.Listener listener = admitted.get();
-      if (Flujo.pedido(ctx)) {
+      if (EventStream.requested(ctx)) {
         // The console's event stream lasts while its page is open: admitted like any request, it gives its place back
         // at once and is not measured (its duration is no latency, and would shrink its class's limit).
         listener.onIgnore();

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * not free in time, a statement past its bound, a database that does not answer ({@link Unavailable}) into a 503 the
  * client may retry.
  * Every request has a bound, {@code http.request-timeout-ms}: one waiting on a dependency that does not answer is
- * answered 503 with {@code Retry-After} when it passes, whatever it waits on — except an event stream ({@link Flujo}).
+ * answered 503 with {@code Retry-After} when it passes, whatever it waits on — except an event stream ({@link EventStream}).
  */
 public final class ApiRouter {
 
@@ -31,11 +31,11 @@ public final class ApiRouter {
 
   public static Router create(Vertx vertx, HttpConfig http) {
     Router router = Router.router(vertx);
-    // An event stream (the console's, Flujo) is answered at once and lasts while its client stays: no deadline (the
+    // An event stream (the console's, EventStream) is answered at once and lasts while its client stays: no deadline (the
     // timeout would fail, as unanswered, a request whose answer is flowing, with an error logged per open console).
     var timeout = TimeoutHandler.create(http.requestTimeoutMs(), 503);
     router.route().handler(ctx -> {
-      if (Flujo.pedido(ctx)) ctx.next();
+      if (EventStream.requested(ctx)) ctx.next();
       else timeout.handle(ctx);
     });
     router.route().handler(BodyHandler.create(false).setBodyLimit(http.bodyLimitBytes()));

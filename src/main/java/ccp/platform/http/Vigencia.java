@@ -5,7 +5,7 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * The checks that let a request's caller in, kept with the request so they can be asked again for as long as its
- * answer lasts: an event stream ({@link Flujo}) outlives the moment its token and the Lista de revocación were read.
+ * answer lasts: an event stream ({@link EventStream}) outlives the moment its token and the Lista de revocación were read.
  * Each guard that passes a request adds its own check, the same one it made ({@link Tokens#required()}: the token's
  * expiry; the Lista de revocación's handler: revoked, blocked, unknown, another profile); {@link #revisar} asks them
  * in that order. A check runs on the event loop of the request's verticle, as the guard did.

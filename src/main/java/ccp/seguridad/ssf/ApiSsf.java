@@ -47,7 +47,7 @@ public final class ApiSsf {
   private static final Set<String> TRANSMISOR = Set.of("stream_id", "iss", "aud", "events_supported", "events_delivered",
     "min_verification_interval");
 
-  private final Flujos flujos;
+  private final Streams flujos;
   private final FirmaSet firma;
   private final String issuer;
   private final int porDueno;
@@ -58,7 +58,7 @@ public final class ApiSsf {
 
   public ApiSsf(Vertx vertx, SqlClient sql, FirmaSet firma, SsfConfig config, MeterRegistry registry) {
     this.vertx = vertx;
-    this.flujos = new Flujos(sql);
+    this.flujos = new Streams(sql);
     this.firma = firma;
     this.issuer = config.issuer();
     this.porDueno = config.flujosPorDueno();
@@ -94,7 +94,7 @@ public final class ApiSsf {
       .put("spec_version", "1_0")
       .put("issuer", issuer)
       .put("jwks_uri", issuer + "/ssf/jwks")
-      .put("delivery_methods_supported", new JsonArray().add(Flujo.PUSH).add(Flujo.POLL))
+      .put("delivery_methods_supported", new JsonArray().add(Stream.PUSH).add(Stream.POLL))
       .put("configuration_endpoint", issuer + CONFIGURACION)
       .put("status_endpoint", issuer + ESTADO)
       .put("verification_endpoint", issuer + VERIFICACION)
@@ -113,7 +113,7 @@ public final class ApiSsf {
     String dueno = Actor.of(ctx).id();
     String aud = entrega.url() != null ? entrega.url() : "urn:ccp:ssf:receptor:" + dueno;
     destinos.comprobar(entrega.url())
-      .compose(x -> flujos.crear(Flujos.nuevoId(), aud, entrega.metodo(), entrega.url(), entrega.autorizacion(), solicitados,
+      .compose(x -> flujos.crear(Streams.nuevoId(), aud, entrega.metodo(), entrega.url(), entrega.autorizacion(), solicitados,
         PeticionSsf.entregados(solicitados), PeticionSsf.descripcion(body), dueno, porDueno, MAX_FLUJOS))
       .onSuccess(flujo -> {
         if (flujo.isEmpty()) {
@@ -164,7 +164,7 @@ public final class ApiSsf {
     String id = PeticionSsf.streamId(body.getString("stream_id"));
     String dueno = Actor.of(ctx).id();
     flujos.leer(id, dueno).compose(actual -> {
-      if (actual.isEmpty()) return Future.succeededFuture(Optional.<Flujo>empty());
+      if (actual.isEmpty()) return Future.succeededFuture(Optional.<Stream>empty());
       comprobarTransmisor(body, actual.get());
       boolean conEntrega = reemplazar || body.containsKey("delivery");
       PeticionSsf.Entrega entrega = conEntrega ? PeticionSsf.entrega(body.getValue("delivery")) : null;
@@ -258,7 +258,7 @@ public final class ApiSsf {
     }
     flujos.leer(id, Actor.of(ctx).id()).compose(actual -> {
       if (actual.isEmpty()) return Future.succeededFuture((JsonObject) null);
-      if (!Flujo.POLL.equals(actual.get().metodo())) {
+      if (!Stream.POLL.equals(actual.get().metodo())) {
         throw new JsonBody.BadRequest("stream_id", "stream " + id + " is delivered by push, not polled");
       }
       return flujos.sondear(id, acks, errores, max).compose(sondeo -> firmar(sondeo.claims()).map(sets -> {
@@ -285,7 +285,7 @@ public final class ApiSsf {
     }, false);
   }
 
-  private void comprobarTransmisor(JsonObject body, Flujo actual) {
+  private void comprobarTransmisor(JsonObject body, Stream actual) {
     JsonObject esperado = actual.toJson(issuer, MIN_VERIFICATION_INTERVAL);
     for (String member : TRANSMISOR) {
       if (body.containsKey(member) && !esperado.getValue(member).equals(body.getValue(member))) {
@@ -294,7 +294,7 @@ public final class ApiSsf {
     }
   }
 
-  private static void conFlujo(RoutingContext ctx, String id, Future<Optional<Flujo>> lectura, Consumer<Flujo> then) {
+  private static void conFlujo(RoutingContext ctx, String id, Future<Optional<Stream>> lectura, Consumer<Stream> then) {
     lectura.onSuccess(flujo -> {
       if (flujo.isEmpty()) noStream(ctx, id);
       else then.accept(flujo.get());

@@ -30,17 +30,17 @@ final class PeticionSsf {
   record Entrega(String metodo, String url, String autorizacion) {}
 
   static Entrega entrega(Object value) {
-    if (value == null) return new Entrega(Flujo.POLL, null, null);
+    if (value == null) return new Entrega(Stream.POLL, null, null);
     if (!(value instanceof JsonObject delivery)) throw new JsonBody.BadRequest("delivery", "must be an object with a method");
     Object method = delivery.getValue("method");
-    if (Flujo.POLL.equals(method)) {
+    if (Stream.POLL.equals(method)) {
       if (delivery.size() > 1 && !(delivery.size() == 2 && delivery.containsKey("endpoint_url"))) {
         throw new JsonBody.BadRequest("delivery", "a poll delivery takes only method (the transmitter gives its endpoint_url)");
       }
-      return new Entrega(Flujo.POLL, null, null);
+      return new Entrega(Stream.POLL, null, null);
     }
-    if (!Flujo.PUSH.equals(method)) {
-      throw new JsonBody.BadRequest("delivery.method", "must be " + Flujo.PUSH + " (push) or " + Flujo.POLL + " (poll)");
+    if (!Stream.PUSH.equals(method)) {
+      throw new JsonBody.BadRequest("delivery.method", "must be " + Stream.PUSH + " (push) or " + Stream.POLL + " (poll)");
     }
     for (String member : delivery.fieldNames()) {
       if (!Set.of("method", "endpoint_url", "authorization_header").contains(member)) {
@@ -55,7 +55,7 @@ final class PeticionSsf {
     if (authorization != null && !(authorization instanceof String header && CABECERA.matcher(header).matches())) {
       throw new JsonBody.BadRequest("delivery.authorization_header", "must be a header value of at most 4096 printable characters");
     }
-    return new Entrega(Flujo.PUSH, text, (String) authorization);
+    return new Entrega(Stream.PUSH, text, (String) authorization);
   }
 
   static List<String> solicitados(JsonObject body) {
@@ -125,7 +125,7 @@ final class PeticionSsf {
       if (!JTI.matcher(e.getKey()).matches() || !(e.getValue() instanceof JsonObject err) || !(err.getValue("err") instanceof String)) {
         throw new JsonBody.BadRequest("setErrs", "every member must be jti: {\"err\": code, \"description\": text}");
       }
-      String texto = Flujos.error(err);
+      String texto = Streams.error(err);
       map.put(e.getKey(), texto.length() > 500 ? texto.substring(0, 500) : texto);
     });
     return map;

@@ -61,7 +61,7 @@ public final class RepartidorSet extends VerticleBase {
   private final FirmaSet firma;
   private final MeterRegistry registry;
   private final Map<String, Carril> carriles = new HashMap<>();
-  private Flujos flujos;
+  private Streams flujos;
   private MedidasSsf medidas;
   private DestinoPush destinos;
   private HttpClient client;
@@ -78,7 +78,7 @@ public final class RepartidorSet extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    flujos = new Flujos(sql);
+    flujos = new Streams(sql);
     medidas = new MedidasSsf(registry);
     destinos = new DestinoPush(vertx, config.destinos());
     client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true));
@@ -105,10 +105,10 @@ public final class RepartidorSet extends VerticleBase {
     enRonda = true;
     otraRonda = false;
     return flujos.pendientes().onSuccess(pendientes -> {
-      Set<String> conPendientes = pendientes.stream().map(Flujos.Pendiente::flujo).collect(Collectors.toSet());
+      Set<String> conPendientes = pendientes.stream().map(Streams.Pendiente::flujo).collect(Collectors.toSet());
       carriles.entrySet().removeIf(e -> !e.getValue().ocupado && !conPendientes.contains(e.getKey()));
       long ahora = System.currentTimeMillis();
-      for (Flujos.Pendiente p : pendientes) {
+      for (Streams.Pendiente p : pendientes) {
         if (!p.vencida()) continue;
         Carril carril = carriles.computeIfAbsent(p.flujo(), id -> new Carril());
         if (carril.ocupado) carril.otraVez = true;
@@ -148,7 +148,7 @@ public final class RepartidorSet extends VerticleBase {
   private record Lote(int tamano, boolean fallo) {}
 
   /** Never fails: a failure of the push or of its record is the outcome {@code FALLIDA}. */
-  private Future<Resultado> empujar(Flujos.Reclamada r, Carril carril) {
+  private Future<Resultado> empujar(Streams.Reclamada r, Carril carril) {
     return enviar(r).transform(ar -> {
       if (ar.succeeded() && ar.result().status() / 100 == 2) {
         return flujos.entregada(r.flujo(), r.jti()).map(primera -> {
@@ -186,7 +186,7 @@ public final class RepartidorSet extends VerticleBase {
    * the address {@link DestinoPush} just checked, no redirect followed, and at most {@link #MAX_CUERPO} bytes of the
    * answer read (RFC 8935's error is a few hundred bytes; chunked or not).
    */
-  private Future<Respuesta> enviar(Flujos.Reclamada r) {
+  private Future<Respuesta> enviar(Streams.Reclamada r) {
     Promise<Respuesta> answer = Promise.promise();
     long deadline = vertx.setTimer(config.pushTimeoutMs(), t -> answer.tryFail("no answer within " + config.pushTimeoutMs() + " ms"));
     answer.future().onComplete(x -> vertx.cancelTimer(deadline));
@@ -245,7 +245,7 @@ public final class RepartidorSet extends VerticleBase {
     if (body.length() == 0) return texto;
     try {
       JsonObject json = new JsonObject(body);
-      if (json.getValue("err") instanceof String) return texto + " " + Flujos.error(json);
+      if (json.getValue("err") instanceof String) return texto + " " + Streams.error(json);
     } catch (DecodeException | ClassCastException ignored) {
       // not RFC 8935's error body: the status says enough
     }

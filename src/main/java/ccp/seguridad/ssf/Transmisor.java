@@ -19,12 +19,12 @@ import java.util.UUID;
 public final class Transmisor {
 
   private final Vertx vertx;
-  private final Flujos flujos;
+  private final Streams flujos;
   private final String issuer;
 
   public Transmisor(Vertx vertx, SqlClient sql, String issuer) {
     this.vertx = vertx;
-    this.flujos = new Flujos(sql);
+    this.flujos = new Streams(sql);
     this.issuer = issuer;
   }
 
@@ -32,12 +32,12 @@ public final class Transmisor {
     return flujos.receptores().compose(receptores -> {
       if (receptores.isEmpty()) return Future.succeededFuture();
       List<EventoSsf> eventos = EventosDeAlerta.de(alerta, cuando);
-      List<Flujos.Entrega> entregas = new ArrayList<>();
-      for (Flujo flujo : receptores) {
+      List<Streams.Entrega> entregas = new ArrayList<>();
+      for (Stream flujo : receptores) {
         for (EventoSsf evento : eventos) {
           if (!flujo.entrega(evento.tipo())) continue;
           String claims = evento.claims(issuer, flujo.aud(), cuando.getEpochSecond()).encode();
-          entregas.add(new Flujos.Entrega(flujo.id(), evento.jti(), evento.tipo(), claims));
+          entregas.add(new Streams.Entrega(flujo.id(), evento.jti(), evento.tipo(), claims));
         }
       }
       return flujos.encolar(idAlerta, entregas).onSuccess(x -> {

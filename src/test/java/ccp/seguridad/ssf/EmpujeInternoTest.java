@@ -72,7 +72,7 @@ class EmpujeInternoTest {
     NetServer interno = vertx.createNetServer().connectHandler(socket -> conexiones.add(1)).listen(0, "127.0.0.1")
       .await(10, TimeUnit.SECONDS);
     // Created while its name resolved to a public address; it resolves to 127.0.0.1 now.
-    String flujo = Flujos.nuevoId();
+    String flujo = Streams.nuevoId();
     String url = "https://localhost:" + interno.actualPort() + "/ssf";
     Db.update(app.settings(), "INSERT INTO seguridad.ssf_flujos (id_flujo, aud, metodo, endpoint_url, eventos_solicitados, "
       + "eventos_entregados, creado_por) VALUES (?, ?, 'urn:ietf:rfc:8935', ?, ARRAY[?], ARRAY[?], ?)", flujo, url, url,

@@ -10,7 +10,7 @@ import java.util.List;
  * An event stream as stored ({@code seguridad.ssf_flujos}). Its JSON is SSF 1.0's Stream Configuration (§8.1.1); the
  * receiver's {@code authorization_header} is written, never read back.
  */
-record Flujo(String id, String aud, String metodo, String endpointUrl, String authorizationHeader, List<String> solicitados,
+record Stream(String id, String aud, String metodo, String endpointUrl, String authorizationHeader, List<String> solicitados,
              List<String> entregados, String descripcion, String estado, String motivoEstado) {
 
   static final String PUSH = "urn:ietf:rfc:8935";
@@ -19,8 +19,8 @@ record Flujo(String id, String aud, String metodo, String endpointUrl, String au
   static final String COLUMNAS = "id_flujo, aud, metodo, endpoint_url, authorization_header, eventos_solicitados, "
     + "eventos_entregados, descripcion, estado, motivo_estado";
 
-  static Flujo of(Row row) {
-    return new Flujo(row.getString("id_flujo"), row.getString("aud"), row.getString("metodo"), row.getString("endpoint_url"),
+  static Stream of(Row row) {
+    return new Stream(row.getString("id_flujo"), row.getString("aud"), row.getString("metodo"), row.getString("endpoint_url"),
       row.getString("authorization_header"), List.of(row.getArrayOfStrings("eventos_solicitados")),
       List.of(row.getArrayOfStrings("eventos_entregados")), row.getString("descripcion"), row.getString("estado"),
       row.getString("motivo_estado"));

@@ -23,7 +23,7 @@ import java.util.UUID;
  * is recorded only on a SET not yet delivered — so two seguridad processes never send one SET together, and none is
  * sent again after its 202.
  */
-final class Flujos {
+final class Streams {
 
   /** A SET to push (its claims, signed when sent), claimed by this process until its lease ends. */
   record Reclamada(String flujo, String jti, String claims, int intentos, Instant creadaEn, String endpointUrl, String authorizationHeader) {}
@@ -40,7 +40,7 @@ final class Flujos {
    */
   record Sondeo(Map<String, String> claims, boolean hayMas, List<Instant> reconocidas) {}
 
-  private static final String SELECT = "SELECT " + Flujo.COLUMNAS + " FROM seguridad.ssf_flujos";
+  private static final String SELECT = "SELECT " + Stream.COLUMNAS + " FROM seguridad.ssf_flujos";
   /** A stream is its creator's: only the client that created it reads, changes, polls or deletes it (SSF 1.0 §8). */
   private static final String DE_SU_DUENO = " WHERE id_flujo = $1 AND creado_por = $2";
   /**
@@ -57,7 +57,7 @@ final class Flujos {
     INSERT INTO seguridad.ssf_flujos (id_flujo, aud, metodo, endpoint_url, authorization_header, eventos_solicitados,
                                       eventos_entregados, descripcion, creado_por)
     SELECT #{id}, #{aud}, #{metodo}, #{endpointUrl}, #{authorizationHeader}, #{solicitados}, #{entregados}, #{descripcion}, dueno FROM cupo
-    RETURNING\s""" + Flujo.COLUMNAS;
+    RETURNING\s""" + Stream.COLUMNAS;
   private static final String CUPO = """
     SELECT coalesce((SELECT flujos FROM seguridad.ssf_cupos WHERE dueno = $1), 0) AS propios,
            (SELECT count(*) FROM seguridad.ssf_flujos) AS todos""";
@@ -71,7 +71,7 @@ final class Flujos {
       eventos_entregados = coalesce(#{entregados}, eventos_entregados),
       descripcion = CASE WHEN #{conDescripcion} THEN #{descripcion} ELSE descripcion END
     WHERE id_flujo = #{id} AND creado_por = #{dueno}
-    RETURNING\s""" + Flujo.COLUMNAS;
+    RETURNING\s""" + Stream.COLUMNAS;
   private static final String BORRAR = """
     WITH borrado AS (DELETE FROM seguridad.ssf_flujos WHERE id_flujo = $1 AND creado_por = $2 RETURNING creado_por),
          cupo AS (UPDATE seguridad.ssf_cupos c SET flujos = c.flujos - 1 FROM borrado WHERE c.dueno = borrado.creado_por)
@@ -81,7 +81,7 @@ final class Flujos {
   private static final String CAMBIAR_ESTADO = """
     WITH f AS (
            UPDATE seguridad.ssf_flujos SET estado = $2, motivo_estado = $3 WHERE id_flujo = $1 AND creado_por = $4
-           RETURNING\s""" + Flujo.COLUMNAS + """
+           RETURNING\s""" + Stream.COLUMNAS + """
     ),
          descartadas AS (
            DELETE FROM seguridad.ssf_entregas e
@@ -161,14 +161,14 @@ final class Flujos {
   private final SqlTemplate<Map<String, Object>, RowSet<Row>> crear;
   private final SqlTemplate<Map<String, Object>, RowSet<Row>> actualizar;
 
-  Flujos(SqlClient sql) {
+  Streams(SqlClient sql) {
     this.sql = sql;
     this.crear = SqlTemplate.forQuery(sql, CREAR);
     this.actualizar = SqlTemplate.forQuery(sql, ACTUALIZAR);
   }
 
   /** Empty when its client already holds {@code porDueno} streams, or the system {@code maximo}. */
-  Future<Optional<Flujo>> crear(String id, String aud, String metodo, String endpointUrl, String authorizationHeader,
+  Future<Optional<Stream>> crear(String id, String aud, String metodo, String endpointUrl, String authorizationHeader,
                                 List<String> solicitados, List<String> entregados, String descripcion, String creadoPor,
                                 int porDueno, int maximo) {
     Map<String, Object> params = new HashMap<>();
@@ -183,7 +183,7 @@ final class Flujos {
     params.put("creadoPor", creadoPor);
     params.put("porDueno", porDueno);
     params.put("maximo", maximo);
-    return crear.execute(params).map(Flujos::primero);
+    return crear.execute(params).map(Streams::primero);
   }
 
   /** How many streams {@code dueno} holds, and the system: why a creation was refused. */
@@ -209,21 +209,21 @@ final class Flujos {
     return UUID.randomUUID().toString().replace("-", "");
   }
 
-  Future<Optional<Flujo>> leer(String id, String dueno) {
-    return sql.preparedQuery(SELECT + DE_SU_DUENO).execute(Tuple.of(id, dueno)).map(Flujos::primero);
+  Future<Optional<Stream>> leer(String id, String dueno) {
+    return sql.preparedQuery(SELECT + DE_SU_DUENO).execute(Tuple.of(id, dueno)).map(Streams::primero);
   }
 
-  Future<List<Flujo>> listar(String dueno) {
-    return sql.preparedQuery(SELECT + " WHERE creado_por = $1 ORDER BY creado_en, id_flujo").execute(Tuple.of(dueno)).map(Flujos::todos);
+  Future<List<Stream>> listar(String dueno) {
+    return sql.preparedQuery(SELECT + " WHERE creado_por = $1 ORDER BY creado_en, id_flujo").execute(Tuple.of(dueno)).map(Streams::todos);
   }
 
   /** The streams an alert is stored for: enabled ones, and paused ones, which hold their SETs until enabled. */
-  Future<List<Flujo>> receptores() {
-    return sql.query(SELECT + " WHERE estado <> 'disabled'").execute().map(Flujos::todos);
+  Future<List<Stream>> receptores() {
+    return sql.query(SELECT + " WHERE estado <> 'disabled'").execute().map(Streams::todos);
   }
 
   /** {@code metodo} null: the delivery is not changed; {@code conDescripcion} false: nor is the description. */
-  Future<Optional<Flujo>> actualizar(String id, String dueno, String metodo, String endpointUrl, String authorizationHeader,
+  Future<Optional<Stream>> actualizar(String id, String dueno, String metodo, String endpointUrl, String authorizationHeader,
                                      List<String> solicitados, List<String> entregados, String descripcion, boolean conDescripcion) {
     Map<String, Object> params = new HashMap<>();
     params.put("id", id);
@@ -235,15 +235,15 @@ final class Flujos {
     params.put("entregados", entregados == null ? null : entregados.toArray(String[]::new));
     params.put("descripcion", descripcion);
     params.put("conDescripcion", conDescripcion);
-    return actualizar.execute(params).map(Flujos::primero);
+    return actualizar.execute(params).map(Streams::primero);
   }
 
   Future<Boolean> borrar(String id, String dueno) {
     return sql.preparedQuery(BORRAR).execute(Tuple.of(id, dueno)).map(rows -> rows.iterator().next().getLong("borrados") == 1);
   }
 
-  Future<Optional<Flujo>> cambiarEstado(String id, String dueno, String estado, String motivo) {
-    return sql.preparedQuery(CAMBIAR_ESTADO).execute(Tuple.of(id, estado, motivo, dueno)).map(Flujos::primero);
+  Future<Optional<Stream>> cambiarEstado(String id, String dueno, String estado, String motivo) {
+    return sql.preparedQuery(CAMBIAR_ESTADO).execute(Tuple.of(id, estado, motivo, dueno)).map(Streams::primero);
   }
 
   /** Queues a verification SET unless one was asked for less than {@code intervaloS} ago (false then). */
@@ -310,13 +310,13 @@ final class Flujos {
     });
   }
 
-  private static Optional<Flujo> primero(RowSet<Row> rows) {
-    return rows.size() == 0 ? Optional.empty() : Optional.of(Flujo.of(rows.iterator().next()));
+  private static Optional<Stream> primero(RowSet<Row> rows) {
+    return rows.size() == 0 ? Optional.empty() : Optional.of(Stream.of(rows.iterator().next()));
   }
 
-  private static List<Flujo> todos(RowSet<Row> rows) {
-    List<Flujo> list = new ArrayList<>(rows.size());
-    for (Row row : rows) list.add(Flujo.of(row));
+  private static List<Stream> todos(RowSet<Row> rows) {
+    List<Stream> list = new ArrayList<>(rows.size());
+    for (Row row : rows) list.add(Stream.of(row));
     return list;
   }
 
