@@ -41,7 +41,7 @@ final class Actores {
   }
 
   /** The most sessions one insert records: a poll's worth, as the order chain's stages. */
-  static final int LOTE_MAX = 256;
+  private static final int LOTE_MAX = 256;
 
   private record Solicitud(UUID sesion, String actor, String huella) {}
 
@@ -62,7 +62,7 @@ final class Actores {
   private final SqlClient sql;
   private final Combiner<UUID, Solicitud, Boolean> aperturas;
 
-  /** Must be built on the verticle whose context then calls {@link #abrirSesion}. */
+  /** {@link #abrirSesion} must always be called on one context, its verticle's: the shared inserts are its state. */
   Actores(SqlClient sql) {
     this.sql = sql;
     this.aperturas = new Combiner<>(LOTE_MAX, Solicitud::sesion, this::abrir);

@@ -5,10 +5,9 @@ import ccp.platform.db.Migrations;
 import ccp.platform.db.PgClients;
 import ccp.platform.db.PgConfig;
 import ccp.support.Db;
+import ccp.support.OnVertx;
 import ccp.support.SharedInfra;
-import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,8 +31,6 @@ class AperturasCombinadasTest {
 
   private static Settings settings;
   private static Vertx vertx;
-  /** The verticle's context, as in the Gestor: the shared inserts are its own state. */
-  private static Context contexto;
   private static Actores actores;
 
   @BeforeAll
@@ -43,8 +39,7 @@ class AperturasCombinadasTest {
     PgConfig gestor = PgConfig.of(settings, "gestor");
     Migrations.migrate(gestor, settings.flag("demo.seed"), List.of("gestor"));
     vertx = Vertx.vertx();
-    contexto = vertx.getOrCreateContext();
-    actores = enContexto(() -> Future.succeededFuture(new Actores(PgClients.pipelined(vertx, gestor))));
+    actores = new Actores(PgClients.pipelined(vertx, gestor));
   }
 
   @AfterAll
@@ -62,7 +57,8 @@ class AperturasCombinadasTest {
     String desconocido = "nadie-" + UUID.randomUUID();
     List<String> quienes = List.of(a, b, bloqueado, desconocido, a, b);
 
-    List<Future<Actores.Apertura>> aperturas = enContexto(() -> {
+    // On one context, as the Gestor's verticle calls it.
+    List<Future<Actores.Apertura>> aperturas = OnVertx.call(vertx, () -> {
       // All submitted before the first insert answers: the first goes alone, the rest are shared by the next ones.
       List<Future<Actores.Apertura>> futuras = new ArrayList<>();
       for (int i = 0; i < 600; i++) {
@@ -71,7 +67,7 @@ class AperturasCombinadasTest {
         futuras.add(actores.abrirSesion(sesion, actor, "huella-" + i));
       }
       return Future.succeededFuture(futuras);
-    });
+    }).timeout(30, TimeUnit.SECONDS).await();
     Future.all(aperturas).timeout(30, TimeUnit.SECONDS).await();
 
     Map<String, Actores.Apertura> esperado = Map.of(a, Actores.Apertura.ABIERTA, b, Actores.Apertura.ABIERTA,
@@ -86,9 +82,4 @@ class AperturasCombinadasTest {
     assertThat(Db.count(settings, "SELECT count(DISTINCT id) FROM gestor.sesiones WHERE actor IN (?, ?)", a, b)).isEqualTo(400);
   }
 
-  private static <T> T enContexto(Supplier<Future<T>> call) {
-    Promise<T> answer = Promise.promise();
-    contexto.runOnContext(v -> call.get().onComplete(answer));
-    return answer.future().timeout(30, TimeUnit.SECONDS).await();
-  }
 }

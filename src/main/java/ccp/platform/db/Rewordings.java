@@ -9,10 +9,10 @@ import java.util.List;
 
 /**
  * Applied migrations whose comments were later reworded, their statements untouched (ticket numbers replaced by the
- * names of what they were about; a comment a later migration had made false). Flyway checksums a migration's whole text, comments included, and refuses to start
- * on a database whose recorded checksum differs from the file's; so before it validates, a recorded checksum equal to
- * the old text's is moved to the new text's. Only those exact pairs: any other edit of an applied migration is still
- * refused, as Flyway means it to be.
+ * names of what they were about; a comment a later migration had made false). Flyway checksums a migration's whole
+ * text, comments included, and refuses to start on a database whose recorded checksum differs from the file's; so
+ * before it validates, a recorded checksum equal to the old text's is moved to the new text's. Only those exact
+ * pairs: any other edit of an applied migration is still refused, as Flyway means it to be.
  */
 final class Rewordings {
 
