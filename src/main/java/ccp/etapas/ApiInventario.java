@@ -54,7 +54,7 @@ final class ApiInventario implements AppApi {
   }
 
   private void ajustar(RoutingContext ctx) {
-    SolicitudAjuste solicitud = SolicitudAjuste.from(JsonBody.object(ctx, SolicitudAjuste.CAMPOS));
+    SolicitudAjuste solicitud = SolicitudAjuste.from(JsonBody.of(ctx));
     String clave = Idempotencia.clave(ctx);
     Actor actor = Actor.of(ctx);
     ajustes.ajustar(UUID.randomUUID(), actor.id(), solicitud, clave)

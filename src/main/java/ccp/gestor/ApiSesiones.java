@@ -15,7 +15,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
-import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -47,8 +46,7 @@ final class ApiSesiones implements AppApi {
   }
 
   private void abrirSesion(RoutingContext ctx) {
-    JsonObject body = JsonBody.object(ctx, Set.of("huella"));
-    String huella = JsonBody.huella(body);
+    String huella = JsonBody.of(ctx).getString("huella");
     Actor actor = Actor.of(ctx);
     String sesion = UUID.randomUUID().toString();
     actores.abrirSesion(sesion, actor.id(), huella).compose(apertura -> switch (apertura) {

@@ -18,9 +18,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
-import java.util.Set;
-import java.util.regex.Pattern;
-
 /**
  * The security area's HTTP API (profile SEGURIDAD): the delivered alerts ({@code GET /v1/alertas}) and the
  * registration of a vendedor's legitimate device change ({@code PUT /v1/dispositivos/{vendedor}}) through
@@ -32,9 +29,6 @@ import java.util.regex.Pattern;
  * blocked actors with their reactions ({@code GET /v1/revocaciones}, {@link Revocaciones}).
  */
 final class ApiSeguridad extends VerticleBase {
-
-  private static final int MAX_LIMIT = 500;
-  private static final Pattern MOTIVO = Pattern.compile("[^\\p{Cntrl}]{1,500}");
 
   private final RoleContext role;
   private final SeguridadConfig config;
@@ -60,7 +54,7 @@ final class ApiSeguridad extends VerticleBase {
     reacciones = new RegistroReacciones(role.sql());
     revocaciones = new Revocaciones(role.sql());
     Router router = role.router(vertx);
-    role.guardApp(router).handler(Tokens.requirePerfil("SEGURIDAD"));
+    role.guardApp(router, Tokens.requirePerfil("SEGURIDAD"));
     router.get("/v1/alertas").handler(this::listarAlertas);
     router.get("/v1/alertas/flujo").handler(ctx -> EventStream.open(ctx, new FuenteAlertas(avisos, revocaciones)));
     router.get("/v1/revocaciones").handler(this::listarRevocaciones);
@@ -86,9 +80,9 @@ final class ApiSeguridad extends VerticleBase {
   }
 
   private void listarAlertas(RoutingContext ctx) {
-    String actor = ctx.queryParams().get("actor") == null ? null : JsonBody.actorId(ctx.queryParams().get("actor"), "actor");
+    String actor = ctx.queryParams().get("actor");
     int limit = limit(ctx.queryParams().get("limit"));
-    avisos.listar(actor, limit, pendientes(ctx.queryParams().get("pendientes")))
+    avisos.listar(actor, limit, "true".equals(ctx.queryParams().get("pendientes")))
       .onSuccess(list -> JsonResponse.ok(ctx, new JsonObject().put("alertas", list)))
       .onFailure(ctx::fail);
   }
@@ -100,10 +94,7 @@ final class ApiSeguridad extends VerticleBase {
   }
 
   private void registrarCambio(RoutingContext ctx) {
-    String vendedor = JsonBody.actorId(ctx.pathParam("vendedor"), "vendedor");
-    JsonObject body = JsonBody.object(ctx, Set.of("huella"));
-    String huella = JsonBody.huella(body);
-    registro.registrarCambio(vendedor, huella)
+    registro.registrarCambio(ctx.pathParam("vendedor"), JsonBody.of(ctx).getString("huella"))
       .onSuccess(r -> JsonResponse.ok(ctx, new JsonObject()
         .put("vendedor", r.vendedor()).put("huella", r.huella()).put("origen", r.origen())
         .put("registrado_en", r.registradoEn().toInstant().toString())))
@@ -112,28 +103,16 @@ final class ApiSeguridad extends VerticleBase {
 
   /** A person of the area lifts an actor's revocation, with a reason; the audit row is the answer. */
   private void levantar(RoutingContext ctx) {
-    String actor = JsonBody.actorId(ctx.pathParam("actor"), "actor");
-    String motivo = JsonBody.text(JsonBody.object(ctx, Set.of("motivo")), "motivo", MOTIVO, "1 to 500 printable characters");
+    String actor = ctx.pathParam("actor");
+    String motivo = JsonBody.of(ctx).getString("motivo");
     reacciones.levantar(actor, Actor.of(ctx).id(), motivo).onSuccess(levantamiento -> {
       if (levantamiento.isEmpty()) ApiErrors.send(ctx, 404, "not_revoked", "actor " + actor + " is not in the revocation list");
       else JsonResponse.ok(ctx, levantamiento.get().toJson());
     }).onFailure(ctx::fail);
   }
 
-  private static boolean pendientes(String raw) {
-    if (raw == null || raw.equals("false")) return false;
-    if (raw.equals("true")) return true;
-    throw new JsonBody.BadRequest("pendientes", "must be true or false");
-  }
-
+  /** The contract bounds it (1 to 500). */
   private static int limit(String raw) {
-    if (raw == null) return 100;
-    try {
-      int value = Integer.parseInt(raw);
-      if (value >= 1 && value <= MAX_LIMIT) return value;
-    } catch (NumberFormatException ignored) {
-      // reported below
-    }
-    throw new JsonBody.BadRequest("limit", "must be an integer from 1 to " + MAX_LIMIT);
+    return raw == null ? 100 : Integer.parseInt(raw);
   }
 }

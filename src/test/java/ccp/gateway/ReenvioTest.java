@@ -53,7 +53,7 @@ class ReenvioTest {
       TestTokens tokens = TestTokens.devIssuer(app.app().vertx());
       String area = tokens.valid(Db.newActor(app.settings(), "SEGURIDAD"), "SEGURIDAD");
 
-      Http.Response put = Http.put(app.gatewayUrl() + "/v1/dispositivos/vendedor-1", area, "{\"huella\":\"casa\"}");
+      Http.Response put = Http.put(app.gatewayUrl() + "/v1/dispositivos/vendedor-1", area, "{\"huella\":\"casa-0001\"}");
       assertThat(put.status()).as(put.body()).isEqualTo(200);
       assertThat(rol.requests.get()).as("the reset request, then the one answered").isEqualTo(2);
 
@@ -75,10 +75,10 @@ class ReenvioTest {
       String area = tokens.valid(Db.newActor(app.settings(), "SEGURIDAD"), "SEGURIDAD");
       String url = app.gatewayUrl() + "/v1/dispositivos/vendedor-1";
 
-      assertThat(Http.put(url, area, "{\"huella\":\"casa\"}").status()).isEqualTo(200);
+      assertThat(Http.put(url, area, "{\"huella\":\"casa-0001\"}").status()).isEqualTo(200);
       assertThat(rol.connections.get()).isEqualTo(1);
       await("the gateway closes its idle connection").atMost(Duration.ofSeconds(7)).until(() -> rol.closedByPeer.get() == 1);
-      assertThat(Http.put(url, area, "{\"huella\":\"casa\"}").status()).isEqualTo(200);
+      assertThat(Http.put(url, area, "{\"huella\":\"casa-0001\"}").status()).isEqualTo(200);
       assertThat(rol.connections.get()).as("a new connection, not the one the role would close").isEqualTo(2);
     }
   }

@@ -125,7 +125,10 @@ class TransmisorSsfTest {
     assertThat(claims.getJsonObject("events").fieldNames()).containsExactly(TiposEvento.DISPOSITIVO_NO_VALIDO);
     assertThat(claims.getJsonObject("events").getJsonObject(TiposEvento.DISPOSITIVO_NO_VALIDO).getString("huella_presentada"))
       .isEqualTo("intruso-ssf-1");
-    assertThat(entrega(alerta, flujo).getString("entregada_en")).isNotNull();
+    // The receiver has the SET before its 202 reaches the transmitter, which records the delivery then.
+    await("the delivery recorded").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20)).until(() -> entrega(
+      Http.get(app.seguridadUrl() + "/v1/alertas?actor=" + vendedor, area).json().getJsonArray("alertas").getJsonObject(0), flujo)
+      .getString("entregada_en") != null);
 
     // The same alert delivered again by Kafka: stored once, and nothing is sent again after the 202.
     ccp.support.Topic.send(app.settings(), Topics.ALERTA_SEGURIDAD, vendedor, alertaComoEvento(alerta));

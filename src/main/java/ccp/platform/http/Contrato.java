@@ -113,10 +113,12 @@ public final class Contrato {
 
   /**
    * The contract as vertx-openapi reads it: without the media types it cannot read (a request body or response keeps
-   * the others, a request body left with none goes), and every operation with an id.
+   * the others, a request body left with none goes), every operation with an id, and each pattern anchored at its end
+   * as the contract means it.
    */
   private static JsonObject legible(Map<String, Object> yaml) {
     JsonObject json = (JsonObject) plano(yaml);
+    anclar(json);
     JsonObject paths = json.getJsonObject("paths", new JsonObject());
     for (String path : paths.fieldNames()) {
       JsonObject item = paths.getJsonObject(path);
@@ -138,6 +140,22 @@ public final class Contrato {
       }
     }
     return json;
+  }
+
+  /**
+   * A schema's {@code pattern} is an ECMA-262 expression, where {@code $} is the end of the text; in Java's, which the
+   * schema validator compiles, it also matches before a final line break ({@code "abcdefgh\n"} would pass
+   * {@code ^[a-z]{8}$}). A pattern's closing {@code $} becomes {@code \z}.
+   */
+  private static void anclar(Object node) {
+    if (node instanceof JsonObject object) {
+      if (object.getValue("pattern") instanceof String pattern && pattern.endsWith("$") && !pattern.endsWith("\\$")) {
+        object.put("pattern", pattern.substring(0, pattern.length() - 1) + "\\z");
+      }
+      object.forEach(entry -> anclar(entry.getValue()));
+    } else if (node instanceof JsonArray array) {
+      array.forEach(Contrato::anclar);
+    }
   }
 
   /** Drops from {@code holder}'s content the media types vertx-openapi cannot read; false when none was left. */

@@ -10,14 +10,21 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-/** Strict reading of a JSON request body: an object, only known fields, each of the expected type and shape. */
+/**
+ * A JSON request body: an App request's, as the contract accepted it ({@link #of}); a role-to-role or console request's
+ * (not the App's contract), read strictly here: an object, only known fields, each of the expected type and shape.
+ */
 public final class JsonBody {
 
   private static final Pattern ACTOR = Pattern.compile("[A-Za-z0-9_.@-]{1,128}");
   private static final String ACTOR_SHAPE = "1 to 128 letters, digits or _.@-";
-  private static final Pattern HUELLA = Pattern.compile("[A-Za-z0-9:_.+/=-]{8,256}");
 
   private JsonBody() {}
+
+  /** The body of an App request, as the contract accepted it ({@link ValidacionContrato}, before every App handler). */
+  public static JsonObject of(RoutingContext ctx) {
+    return ValidacionContrato.cuerpo(ctx);
+  }
 
   /** @throws BadRequest when the body is absent, not a JSON object, or has a field not in {@code allowed} */
   public static JsonObject object(RoutingContext ctx, Set<String> allowed) {
@@ -53,11 +60,6 @@ public final class JsonBody {
       ids.add(text);
     }
     return ids;
-  }
-
-  /** The device fingerprint ({@code huella}) that the App sends. */
-  public static String huella(JsonObject json) {
-    return text(json, "huella", HUELLA, "8 to 256 characters of letters, digits and :_.+/=-");
   }
 
   public static String text(JsonObject json, String field, Pattern shape, String expected) {

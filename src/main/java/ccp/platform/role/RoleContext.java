@@ -9,6 +9,7 @@ import ccp.platform.http.HttpConfig;
 import ccp.platform.http.PeerSigner;
 import ccp.platform.http.PeerVerifier;
 import ccp.platform.http.Tokens;
+import ccp.platform.http.ValidacionContrato;
 import ccp.platform.kafka.KafkaConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.DeploymentOptions;
@@ -80,11 +81,19 @@ public record RoleContext(Vertx vertx, PgConfig db, SqlClient sql, MeterRegistry
 
   /**
    * The App's door on {@code /v1/*}: a valid token (401), then an actor in force whose profile in the Gestor's directory
-   * is the token's (403). Add profile checks to it.
+   * is the token's (403), then a request the contract accepts (400 naming the field, {@link ValidacionContrato}). A
+   * route's own profile check, mounted later, comes after the contract's.
    */
-  public Route guardApp(Router router) {
+  public void guardApp(Router router) {
+    guardApp(router, null);
+  }
+
+  /** {@link #guardApp(Router)} with a check of the caller's profile ({@code perfil}, 403) before the contract's. */
+  public void guardApp(Router router, Handler<RoutingContext> perfil) {
     if (tokens == null) throw new IllegalStateException("this process built no App token verifier: none of its roles serves HTTP");
-    return router.route("/v1/*").handler(tokens.required()).handler(vigencia.get());
+    Route door = router.route("/v1/*").handler(tokens.required()).handler(vigencia.get());
+    if (perfil != null) door.handler(perfil);
+    door.handler(new ValidacionContrato(contrato.contract()));
   }
 
   /**

@@ -15,7 +15,6 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.SqlClient;
 
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,8 +41,6 @@ public final class ApiSsf {
   static final int MAX_FLUJOS = 100;
   /** How often each process reads again how many streams each client holds, for {@code /metrics}. */
   private static final long CUENTA_MS = 10_000;
-  private static final Set<String> ESTADOS = Set.of("enabled", "paused", "disabled");
-  private static final Set<String> RECEPTOR = Set.of("delivery", "events_requested", "description");
   private static final Set<String> TRANSMISOR = Set.of("stream_id", "iss", "aud", "events_supported", "events_delivered",
     "min_verification_interval");
 
@@ -107,14 +104,14 @@ public final class ApiSsf {
    * its creator, the client every poll must authenticate as.
    */
   private void crear(RoutingContext ctx) {
-    JsonObject body = JsonBody.object(ctx, RECEPTOR);
-    PeticionSsf.Entrega entrega = PeticionSsf.entrega(body.getValue("delivery"));
+    JsonObject body = JsonBody.of(ctx);
+    PeticionSsf.Entrega entrega = PeticionSsf.entrega(body.getJsonObject("delivery"));
     List<String> solicitados = PeticionSsf.solicitados(body);
     String dueno = Actor.of(ctx).id();
     String aud = entrega.url() != null ? entrega.url() : "urn:ccp:ssf:receptor:" + dueno;
     destinos.comprobar(entrega.url())
       .compose(x -> flujos.crear(Streams.nuevoId(), aud, entrega.metodo(), entrega.url(), entrega.autorizacion(), solicitados,
-        PeticionSsf.entregados(solicitados), PeticionSsf.descripcion(body), dueno, porDueno, MAX_FLUJOS))
+        PeticionSsf.entregados(solicitados), body.getString("description"), dueno, porDueno, MAX_FLUJOS))
       .onSuccess(flujo -> {
         if (flujo.isEmpty()) {
           demasiados(ctx, dueno);
@@ -153,21 +150,19 @@ public final class ApiSsf {
       }).onFailure(ctx::fail);
       return;
     }
-    conFlujo(ctx, id, flujos.leer(PeticionSsf.streamId(id), Actor.of(ctx).id()), flujo -> JsonResponse.ok(ctx, flujo.toJson(issuer, MIN_VERIFICATION_INTERVAL)));
+    conFlujo(ctx, id, flujos.leer(id, Actor.of(ctx).id()), flujo -> JsonResponse.ok(ctx, flujo.toJson(issuer, MIN_VERIFICATION_INTERVAL)));
   }
 
   /** PATCH merges the receiver-supplied members present; PUT ({@code reemplazar}) replaces them all. */
   private void actualizar(RoutingContext ctx, boolean reemplazar) {
-    Set<String> permitidos = new HashSet<>(RECEPTOR);
-    permitidos.addAll(TRANSMISOR);
-    JsonObject body = JsonBody.object(ctx, permitidos);
-    String id = PeticionSsf.streamId(body.getString("stream_id"));
+    JsonObject body = JsonBody.of(ctx);
+    String id = body.getString("stream_id");
     String dueno = Actor.of(ctx).id();
     flujos.leer(id, dueno).compose(actual -> {
       if (actual.isEmpty()) return Future.succeededFuture(Optional.<Stream>empty());
       comprobarTransmisor(body, actual.get());
       boolean conEntrega = reemplazar || body.containsKey("delivery");
-      PeticionSsf.Entrega entrega = conEntrega ? PeticionSsf.entrega(body.getValue("delivery")) : null;
+      PeticionSsf.Entrega entrega = conEntrega ? PeticionSsf.entrega(body.getJsonObject("delivery")) : null;
       if (entrega != null && !actual.get().metodo().equals(entrega.metodo())
           || entrega != null && entrega.url() != null && !entrega.url().equals(actual.get().endpointUrl())) {
         throw new JsonBody.BadRequest("delivery", "the delivery method and endpoint_url name the receiver (its aud): create another stream");
@@ -176,7 +171,7 @@ public final class ApiSsf {
       boolean conDescripcion = reemplazar || body.containsKey("description");
       return flujos.actualizar(id, dueno, entrega == null ? null : entrega.metodo(), entrega == null ? null : entrega.url(),
         entrega == null ? null : entrega.autorizacion(), solicitados, solicitados == null ? null : PeticionSsf.entregados(solicitados),
-        conDescripcion ? PeticionSsf.descripcion(body) : null, conDescripcion);
+        conDescripcion ? body.getString("description") : null, conDescripcion);
     }).onComplete(ar -> {
       if (ar.failed()) ctx.fail(ar.cause());
       else if (ar.result().isEmpty()) noStream(ctx, id);
@@ -185,7 +180,7 @@ public final class ApiSsf {
   }
 
   private void borrar(RoutingContext ctx) {
-    String id = PeticionSsf.streamId(ctx.queryParams().get("stream_id"));
+    String id = ctx.queryParams().get("stream_id");
     flujos.borrar(id, Actor.of(ctx).id()).onSuccess(borrado -> {
       if (borrado) {
         cuenta.runNow();
@@ -197,25 +192,20 @@ public final class ApiSsf {
   }
 
   private void leerEstado(RoutingContext ctx) {
-    String id = PeticionSsf.streamId(ctx.queryParams().get("stream_id"));
+    String id = ctx.queryParams().get("stream_id");
     conFlujo(ctx, id, flujos.leer(id, Actor.of(ctx).id()), flujo -> JsonResponse.ok(ctx, flujo.estadoJson()));
   }
 
   private void cambiarEstado(RoutingContext ctx) {
-    JsonObject body = JsonBody.object(ctx, Set.of("stream_id", "status", "reason"));
-    String id = PeticionSsf.streamId(body.getString("stream_id"));
-    Object status = body.getValue("status");
-    if (!(status instanceof String estado) || !ESTADOS.contains(estado)) {
-      throw new JsonBody.BadRequest("status", "must be one of " + ESTADOS);
-    }
-    String motivo = body.containsKey("reason") ? PeticionSsf.texto(body, "reason", 0) : null;
-    conFlujo(ctx, id, flujos.cambiarEstado(id, Actor.of(ctx).id(), estado, motivo), flujo -> JsonResponse.ok(ctx, flujo.estadoJson()));
+    JsonObject body = JsonBody.of(ctx);
+    String id = body.getString("stream_id");
+    conFlujo(ctx, id, flujos.cambiarEstado(id, Actor.of(ctx).id(), body.getString("status"), body.getString("reason")), flujo -> JsonResponse.ok(ctx, flujo.estadoJson()));
   }
 
   private void verificar(RoutingContext ctx) {
-    JsonObject body = JsonBody.object(ctx, Set.of("stream_id", "state"));
-    String id = PeticionSsf.streamId(body.getString("stream_id"));
-    String state = body.containsKey("state") ? PeticionSsf.texto(body, "state", 0) : null;
+    JsonObject body = JsonBody.of(ctx);
+    String id = body.getString("stream_id");
+    String state = body.getString("state");
     String dueno = Actor.of(ctx).id();
     flujos.leer(id, dueno).onSuccess(actual -> {
       if (actual.isEmpty()) {
@@ -245,14 +235,11 @@ public final class ApiSsf {
 
   /** RFC 8936 §2.4: acknowledge, report errors, and take what waits; answered at once, never held open. */
   private void sondear(RoutingContext ctx) {
-    String id = PeticionSsf.streamId(ctx.pathParam("flujo"));
-    JsonObject body = JsonBody.object(ctx, Set.of("maxEvents", "returnImmediately", "ack", "setErrs"));
-    int max = PeticionSsf.maxEvents(body.getValue("maxEvents"));
-    if (body.containsKey("returnImmediately") && !(body.getValue("returnImmediately") instanceof Boolean)) {
-      throw new JsonBody.BadRequest("returnImmediately", "must be true or false");
-    }
-    List<String> acks = PeticionSsf.jtis(body.getValue("ack"));
-    Map<String, String> errores = PeticionSsf.errores(body.getValue("setErrs"));
+    String id = ctx.pathParam("flujo");
+    JsonObject body = JsonBody.of(ctx);
+    int max = body.getInteger("maxEvents", 100);
+    List<String> acks = PeticionSsf.jtis(body.getJsonArray("ack"));
+    Map<String, String> errores = PeticionSsf.errores(body.getJsonObject("setErrs"));
     if (acks.stream().anyMatch(errores::containsKey)) {
       throw new JsonBody.BadRequest("ack", "a jti cannot be both acknowledged and reported in setErrs");
     }
