@@ -145,15 +145,20 @@ public final class ValidacionContrato implements Handler<RoutingContext> {
     }
   }
 
-  /** The {@code index}-th segment of {@code path} (from 1), percent-decoded ({@code +} is itself in a path). */
+  /** The {@code index}-th segment of {@code path} (from 1), percent-decoded. */
   private static String segmento(String path, int index, String name) {
     String[] segments = path.substring(1).split("/", -1);
     if (index < 1 || index > segments.length) return null;
     try {
-      return URLDecoder.decode(segments[index - 1].replace("+", "%2B"), StandardCharsets.UTF_8);
+      return decodificar(segments[index - 1]);
     } catch (IllegalArgumentException e) {
       throw new JsonBody.BadRequest(name, "is not percent-encoded properly");
     }
+  }
+
+  /** Percent-decoding as in a URI path, where {@code +} stands for itself (not a space, as in a form). */
+  private static String decodificar(String text) {
+    return URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
   }
 
   /**
@@ -255,7 +260,7 @@ public final class ValidacionContrato implements Handler<RoutingContext> {
     for (String segment : path.substring(1).split("/", -1)) {
       String member = segment.replace("~1", "/").replace("~0", "~");
       try {
-        segments.add(URLDecoder.decode(member.replace("+", "%2B"), StandardCharsets.UTF_8));
+        segments.add(decodificar(member));
       } catch (IllegalArgumentException e) {
         segments.add(member);
       }
@@ -288,14 +293,14 @@ public final class ValidacionContrato implements Handler<RoutingContext> {
     return contract.getSchemaRepository().validator(JsonSchema.of(json));
   }
 
-  /**
-   * OpenAPI 3.0 writes "this may also be null" as {@code nullable: true} beside the type; the draft-4 validator
-   * ignores the word and refuses null. Each such {@code type: t} becomes {@code type: [t, "null"]}.
-   */
   private static Object copia(Object value) {
     return value instanceof JsonObject object ? object.copy() : value instanceof JsonArray array ? array.copy() : value;
   }
 
+  /**
+   * OpenAPI 3.0 writes "this may also be null" as {@code nullable: true} beside the type; the draft-4 validator
+   * ignores the word and refuses null. Each such {@code type: t} becomes {@code type: [t, "null"]}.
+   */
   private static void nulables(Object node) {
     if (node instanceof JsonObject object) {
       if (Boolean.TRUE.equals(object.getValue("nullable")) && object.getValue("type") instanceof String type) {
