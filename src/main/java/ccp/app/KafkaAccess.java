@@ -1,15 +1,18 @@
 package ccp.app;
 
+import ccp.cadena.Cadena;
 import ccp.cadena.Etapa;
 import ccp.platform.config.Settings;
 import ccp.platform.kafka.KafkaConfig;
 import ccp.platform.kafka.KafkaGrant;
+import ccp.seguridad.Seguridad;
 
 import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 import static ccp.platform.kafka.Topics.ALERTA_SEGURIDAD;
 import static ccp.platform.kafka.Topics.CADENA_ESCALADA;
@@ -29,17 +32,25 @@ import static ccp.platform.kafka.Topics.SESION_ABIERTA;
  */
 public final class KafkaAccess {
 
-  /** Role → its grant: the topics it writes, consumer group → the topic that group reads, the groups it only describes. */
+  /**
+   * Role → its grant: the topics it writes, consumer group → the topic that group reads, the groups and the topics it
+   * only describes.
+   */
   public static final Map<Role, KafkaGrant> TABLE;
 
   static {
     Map<Role, KafkaGrant> t = new EnumMap<>(Role.class);
-    row(t, Role.GESTOR, Set.of(SESION_ABIERTA), Map.of(), Set.of());
+    // The Gestor's session door reads how far behind the Verificador runs (its WRITE implies the topic's DESCRIBE).
+    row(t, Role.GESTOR, Set.of(SESION_ABIERTA), Map.of(), Seguridad.colaDelVerificador().keySet());
     row(t, Role.SEGURIDAD, Set.of(ALERTA_SEGURIDAD, COLA_FALLIDOS), Map.of(
       "cola.verificador", SESION_ABIERTA,
       "cola.detector", ESCRITURA_REALIZADA,
       "cola.notificador", ALERTA_SEGURIDAD), Set.of());
-    row(t, Role.PEDIDOS, Set.of(ESCRITURA_REALIZADA), Map.of(), Set.of());
+    // Pedidos' door reads how far behind the chain's queues run: their groups' offsets against their topics' ends.
+    Map<String, String> colas = Cadena.colasDelPedido();
+    Set<String> leidas = new TreeSet<>(colas.values());
+    leidas.remove(ESCRITURA_REALIZADA);
+    row(t, Role.PEDIDOS, Set.of(ESCRITURA_REALIZADA), Map.of(), colas.keySet(), leidas);
     row(t, Role.CADENA, Set.of(ETAPA_EJECUTAR, PEDIDO_LISTO, CADENA_ESCALADA, COLA_FALLIDOS), Map.of(
       "cola.coordinador.escrituras", ESCRITURA_REALIZADA,
       "cola.coordinador", ETAPA_COMPLETADA,
@@ -61,7 +72,12 @@ public final class KafkaAccess {
 
   private static void row(Map<Role, KafkaGrant> table, Role role, Set<String> writes, Map<String, String> consumes,
                           Set<String> watches) {
-    table.put(role, new KafkaGrant(role.id(), writes, consumes, watches));
+    row(table, role, writes, consumes, watches, Set.of());
+  }
+
+  private static void row(Map<Role, KafkaGrant> table, Role role, Set<String> writes, Map<String, String> consumes,
+                          Set<String> watches, Set<String> describes) {
+    table.put(role, new KafkaGrant(role.id(), writes, consumes, watches, describes));
   }
 
   public static Collection<KafkaGrant> grants() {

@@ -5,7 +5,14 @@ import ccp.platform.role.RoleContext;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.SqlClient;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+
+import static ccp.platform.kafka.Topics.ESCRITURA_REALIZADA;
+import static ccp.platform.kafka.Topics.ETAPA_COMPLETADA;
+import static ccp.platform.kafka.Topics.ETAPA_EJECUTAR;
+import static ccp.platform.kafka.Topics.PEDIDO_LISTO;
 
 /**
  * The {@code cadena} role (cadena-pedido, etapas; ASR-3, ASR-4): the Coordinador (ControladorCadena, ConsumidorMensajes
@@ -29,6 +36,19 @@ public final class Cadena {
   /** The Monitor de la cadena's (vigilancia) only way into the chain's state: RegistroSenales (R1–R5). */
   public static RegistroSenales registroSenales(SqlClient sql) {
     return new RepositorioSenales(sql);
+  }
+
+  /**
+   * The queues an order passes through once Pedidos' relay has published it, consumer group → the topic it reads: the
+   * Coordinador's two, each stage's and Logística's. Pedidos' door watches how far behind they run.
+   */
+  public static Map<String, String> colasDelPedido() {
+    Map<String, String> colas = new LinkedHashMap<>();
+    colas.put(ControladorCadena.COLA, ESCRITURA_REALIZADA);
+    colas.put(ConsumidorMensajes.COLA, ETAPA_COMPLETADA);
+    for (Etapa etapa : Etapa.values()) colas.put(etapa.cola(), ETAPA_EJECUTAR);
+    colas.put(Logistica.COLA, PEDIDO_LISTO);
+    return colas;
   }
 
   public static Future<Void> deploy(RoleContext role, CadenaConfig config) {

@@ -2,10 +2,10 @@ package ccp.etapas;
 
 import ccp.platform.http.Actor;
 import ccp.platform.http.ApiErrors;
+import ccp.platform.http.BacklogAdmission;
 import ccp.platform.http.Idempotencia;
 import ccp.platform.http.JsonBody;
 import ccp.platform.http.JsonResponse;
-import ccp.platform.outbox.OutboxAdmission;
 import ccp.platform.outbox.Outbox;
 import ccp.platform.role.AppApi;
 import ccp.platform.role.RoleContext;
@@ -32,14 +32,14 @@ final class ApiInventario implements AppApi {
   private final Vertx vertx;
   private final Outbox outbox;
   /** Refuses writes while this service's outbox is behind (the overload admission control). */
-  private final OutboxAdmission admission;
+  private final BacklogAdmission admission;
   private final RepositorioAjustes ajustes;
 
   ApiInventario(RoleContext role, Outbox outbox) {
     this.vertx = role.vertx();
     this.outbox = outbox;
     this.ajustes = new RepositorioAjustes(role.sql());
-    this.admission = new OutboxAdmission(vertx, outbox);
+    this.admission = outbox.admission(vertx);
   }
 
   @Override

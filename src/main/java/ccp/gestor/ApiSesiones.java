@@ -2,6 +2,7 @@ package ccp.gestor;
 
 import ccp.platform.http.Actor;
 import ccp.platform.http.ApiErrors;
+import ccp.platform.http.BacklogAdmission;
 import ccp.platform.http.JsonBody;
 import ccp.platform.http.JsonResponse;
 import ccp.platform.kafka.EventPublisher;
@@ -28,21 +29,24 @@ final class ApiSesiones implements AppApi {
   private final EventPublisher publisher;
   private final ProductorEventos productor;
   private final Actores actores;
+  /** Refuses sessions while the Verificador runs behind ({@link Gestor}). */
+  private final BacklogAdmission verificadorAtrasado;
 
   ApiSesiones(RoleContext role) {
     this.publisher = EventPublisher.create(role.vertx(), role.kafka());
     this.productor = new ProductorEventos(publisher);
     this.actores = new Actores(role.sql());
+    this.verificadorAtrasado = new BacklogAdmission(role.vertx(), Gestor.RETRASO_VERIFICADOR);
   }
 
   @Override
   public void mount(Router router) {
-    router.post("/v1/sesiones").handler(this::abrirSesion);
+    router.post("/v1/sesiones").handler(verificadorAtrasado).handler(this::abrirSesion);
   }
 
   @Override
   public Future<Void> close() {
-    return publisher.close();
+    return Future.all(publisher.close(), verificadorAtrasado.close()).mapEmpty();
   }
 
   private void abrirSesion(RoutingContext ctx) {

@@ -6,11 +6,11 @@ import ccp.etapas.Comprobantes;
 import ccp.etapas.Etapas;
 import ccp.platform.http.Actor;
 import ccp.platform.http.ApiErrors;
+import ccp.platform.http.BacklogAdmission;
 import ccp.platform.http.EventStream;
 import ccp.platform.http.Idempotencia;
 import ccp.platform.http.JsonBody;
 import ccp.platform.http.JsonResponse;
-import ccp.platform.outbox.OutboxAdmission;
 import ccp.platform.outbox.Outbox;
 import ccp.platform.role.AppApi;
 import ccp.platform.role.RoleContext;
@@ -45,7 +45,9 @@ final class ApiPedidos implements AppApi {
   private final Vertx vertx;
   private final Outbox outbox;
   /** Refuses writes while this service's outbox is behind (the overload admission control). */
-  private final OutboxAdmission admission;
+  private final BacklogAdmission admission;
+  /** Refuses orders while the chain's queues are behind ({@link Pedidos}). */
+  private final BacklogAdmission cadenaAtrasada;
   private final RepositorioPedidos pedidos;
   private final CadenaDePedido cadenas;
   private final Comprobantes comprobantes;
@@ -56,12 +58,13 @@ final class ApiPedidos implements AppApi {
     this.pedidos = new RepositorioPedidos(role.sql());
     this.cadenas = Cadena.cadenaDePedido(role.sql());
     this.comprobantes = Etapas.comprobantes(role.sql());
-    this.admission = new OutboxAdmission(vertx, outbox);
+    this.admission = outbox.admission(vertx);
+    this.cadenaAtrasada = new BacklogAdmission(vertx, Pedidos.RETRASO_CADENA);
   }
 
   @Override
   public void mount(Router router) {
-    router.post("/v1/pedidos").handler(admission).handler(this::crear);
+    router.post("/v1/pedidos").handler(admission).handler(cadenaAtrasada).handler(this::crear);
     router.get("/v1/pedidos").handler(this::listar);
     router.get("/v1/pedidos/flujo").handler(this::cambios);
     router.get("/v1/pedidos/:pedido").handler(this::leer);
@@ -69,7 +72,7 @@ final class ApiPedidos implements AppApi {
 
   @Override
   public Future<Void> close() {
-    return admission.close();
+    return Future.all(admission.close(), cadenaAtrasada.close()).mapEmpty();
   }
 
   private void crear(RoutingContext ctx) {

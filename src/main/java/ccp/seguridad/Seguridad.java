@@ -1,9 +1,12 @@
 package ccp.seguridad;
 
 import ccp.platform.config.ConfigException;
+import ccp.platform.kafka.Topics;
 import ccp.platform.role.RoleContext;
 import ccp.seguridad.ssf.FirmaSet;
 import io.vertx.core.Future;
+
+import java.util.Map;
 
 /**
  * The {@code seguridad} role (ASR-1, ASR-2): Verificador de dispositivo, Detector de escrituras indebidas, Reacción
@@ -15,6 +18,14 @@ import io.vertx.core.Future;
 public final class Seguridad {
 
   private Seguridad() {}
+
+  /**
+   * The Verificador de dispositivo's queue, consumer group → the topic it reads: the Gestor's session door watches how
+   * far behind it runs, since a session's alert (ASR-1) waits in it.
+   */
+  public static Map<String, String> colaDelVerificador() {
+    return Map.of(ConsumidorSesiones.COLA, Topics.SESION_ABIERTA);
+  }
 
   /** Fails with a {@link ConfigException} when the transmitter has no signing key ({@code ssf.private-key}). */
   public static Future<Void> deploy(RoleContext role, SeguridadConfig config) {

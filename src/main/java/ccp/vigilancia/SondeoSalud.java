@@ -4,13 +4,13 @@ import ccp.cadena.Cadena;
 import ccp.cadena.Etapa;
 import ccp.cadena.RegistroSenales;
 import ccp.platform.async.PeriodicTask;
+import ccp.platform.kafka.GroupLag;
 import ccp.platform.role.RoleContext;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.kafka.admin.KafkaAdminClient;
-import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,26 +60,9 @@ final class SondeoSalud extends VerticleBase {
   }
 
   private Future<?> sondear() {
-    return Future.all(SONDEADAS.stream().map(etapa -> conConsumidor(etapa).compose(vivo -> vivo
+    return Future.all(SONDEADAS.stream().map(etapa -> GroupLag.hasLiveMember(admin, etapa.cola()).compose(vivo -> vivo
       ? responde(etapa).compose(sana -> sana ? Future.succeededFuture() : senalar(etapa, "does not answer its health probe"))
       : senalar(etapa, "has no live consumer"))).toList());
-  }
-
-  /**
-   * Whether the stage's queue has a live member. Each group is asked apart: Kafka 4's group coordinator answers a group
-   * that no consumer ever joined with GroupIdNotFoundException, where Kafka 3 described it empty; that is no consumer.
-   */
-  private Future<Boolean> conConsumidor(Etapa etapa) {
-    return admin.describeConsumerGroups(List.of(etapa.cola()))
-      .map(grupos -> grupos.get(etapa.cola()) != null && !grupos.get(etapa.cola()).getMembers().isEmpty())
-      .recover(e -> noExiste(e) ? Future.succeededFuture(false) : Future.failedFuture(e));
-  }
-
-  private static boolean noExiste(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof GroupIdNotFoundException) return true;
-    }
-    return false;
   }
 
   /** Whether one of the stage's processes answers in time that its consumer is not stalled; true when none is configured. */

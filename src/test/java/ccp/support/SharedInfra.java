@@ -64,6 +64,11 @@ public final class SharedInfra {
     // Nor the door's refusals while an event loop runs behind: on a machine as loaded as the suite's they would refuse
     // the writes a test expects to succeed. AdmissionTest has its own.
     values.put("http.admission-delay-ms", 0);
+    // Nor the doors' refusals while the consumers behind them run late: the suite's clusters share one broker, and a test
+    // that runs a door without its consumers leaves records the next one's consumers must first drain.
+    // ColasAtrasadasTest has its own.
+    values.put("pedidos.admission-max-chain-lag-ms", 0);
+    values.put("gestor.admission-max-verificador-lag-ms", 0);
     values.putAll(overrides);
     return infrastructure.settings().with(values);
   }

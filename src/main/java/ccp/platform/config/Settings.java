@@ -127,6 +127,8 @@ public final class Settings {
     integer("outbox.batch-size", 1, 10_000);
     integer("outbox.claim-timeout-ms", 100, 600_000);
     integer("outbox.admission-max-age-ms", 100, 600_000);
+    integer("pedidos.admission-max-chain-lag-ms", 0, 600_000);
+    integer("gestor.admission-max-verificador-lag-ms", 0, 600_000);
     integer("cadena.plazo-etapa-ms", 100, 3_600_000);
     integer("cadena.lote-max", 1, 10_000);
     // A batch of 256 ids of 128 characters stays within the default http.body-limit-bytes (64 KiB).

@@ -1,6 +1,8 @@
 package ccp.platform.outbox;
 
+import ccp.platform.http.BacklogAdmission;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
@@ -114,7 +116,17 @@ public final class Outbox {
     return sql.preparedQuery(oldest).execute(Tuple.of(claimTimeoutMs)).map(rows -> rows.size() == 0 ? 0L : Math.max(0L, rows.iterator().next().getLong("edad")));
   }
 
-  /** The event-bus address on which the relay tells this process's writers how far behind it is ({@link OutboxAdmission}). */
+  /**
+   * The door of this schema's App writes: refuses a write while the oldest row waiting for a relay has waited longer
+   * than {@code outbox.admission-max-age-ms}, as the relay of this process last said (a row a dead relay had claimed
+   * waits from its claim's expiry). An accepted write is then published within about that bound, so the Detector sees
+   * an improper one in time (B2–B3), and the chain starts. Create it in the mounting verticle's start.
+   */
+  public BacklogAdmission admission(Vertx vertx) {
+    return new BacklogAdmission(vertx, backlogAddress());
+  }
+
+  /** The event-bus address on which the relay tells this process's writers how far behind it is. */
   String backlogAddress() {
     return "ccp.relevo-outbox.atraso." + schema;
   }

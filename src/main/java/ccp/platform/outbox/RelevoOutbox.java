@@ -2,6 +2,7 @@ package ccp.platform.outbox;
 
 import ccp.platform.async.Backoff;
 import ccp.platform.async.PeriodicTask;
+import ccp.platform.http.BacklogAdmission;
 import ccp.platform.kafka.EventPublisher;
 import ccp.platform.kafka.KafkaConfig;
 import io.micrometer.core.instrument.Gauge;
@@ -9,7 +10,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.SqlClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,7 +32,7 @@ import java.util.List;
  * <p>
  * Every {@link #BACKLOG_EVERY_MS} it reads how long the oldest row waiting for a relay has waited (unsent and under no
  * live claim: a relay's batch in flight is being published) and tells the service's
- * writers of this process ({@link AdmisionOutbox}), which refuse App writes while it exceeds
+ * writers of this process ({@link Outbox#admission}), which refuse App writes while it exceeds
  * {@code outbox.admission-max-age-ms}: the door's concurrency limit sees only the write's own statement, which stays
  * short while the relay falls behind.
  */
@@ -98,8 +98,9 @@ public final class RelevoOutbox extends VerticleBase {
   private Future<?> backlog() {
     return outbox.oldestWaitingMs(sql, config.claimTimeoutMs()).onSuccess(ageMs -> {
       oldestSeconds = ageMs / 1000.0;
-      vertx.eventBus().publish(outbox.backlogAddress(),
-        new JsonObject().put("edad_ms", ageMs).put("max_ms", config.admissionMaxAgeMs()));
+      vertx.eventBus().publish(outbox.backlogAddress(), BacklogAdmission.reading(
+        "the " + outbox.schema() + " writes wait " + ageMs + " ms to be published", ageMs, config.admissionMaxAgeMs(),
+        4 * BACKLOG_EVERY_MS));
     });
   }
 
