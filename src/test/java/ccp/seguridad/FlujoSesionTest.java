@@ -19,6 +19,11 @@ import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -58,6 +63,32 @@ class FlujoSesionTest {
     abrir(vendedor, "marcador-posterior-1");
     assertThat(alertasDe(vendedor, 2)).extracting(a -> a.getJsonObject("detalle").getString("sesion"))
       .containsOnlyOnce(abierta.getString("sesion"));
+  }
+
+  /**
+   * Many first uses at once, each vendedor's second session on the topic right behind its first while the Verificador
+   * has many lookups in flight: the second is compared with what the first registered.
+   */
+  @Test
+  @DisplayName("first uses at once: of many new vendedores' two devices, the first is registered and the second raises the one alert")
+  void primerosUsosALaVez() throws Exception {
+    List<String> vendedores = IntStream.range(0, 24).mapToObj(i -> Db.newActor(app.settings(), "VENDEDOR")).toList();
+    ExecutorService clientes = Executors.newFixedThreadPool(vendedores.size());
+    try {
+      for (String huella : List.of("primer-dispositivo", "segundo-dispositivo")) {
+        List<Future<JsonObject>> abiertas = vendedores.stream().map(v -> clientes.submit(() -> abrir(v, huella))).toList();
+        for (Future<JsonObject> abierta : abiertas) abierta.get(30, TimeUnit.SECONDS);
+      }
+    } finally {
+      clientes.shutdownNow();
+    }
+    for (String vendedor : vendedores) {
+      assertThat(alertasDe(vendedor, 1)).extracting(a -> a.getJsonObject("detalle").getString("huella_presentada"))
+        .containsExactly("segundo-dispositivo");
+    }
+    assertThat(Db.strings(app.settings(), "SELECT DISTINCT huella || '|' || origen FROM seguridad.registro_dispositivos"
+      + " WHERE vendedor = ANY (string_to_array(?, ','))", String.join(",", vendedores)))
+      .containsExactly("primer-dispositivo|PRIMER_USO");
   }
 
   @Test
