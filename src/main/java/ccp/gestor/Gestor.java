@@ -40,8 +40,8 @@ public final class Gestor {
 
   /**
    * Warms the session route before the process says it is ready ({@link WarmUp}); once every role of it has started.
-   * Then waits, at most {@value #AL_DIA_MS} ms, for the Verificador to have checked the warm-up's sessions: until it
-   * has, the door would refuse the first App sessions.
+   * Then waits, at most {@value #AL_DIA_MS} ms, for a reading of the Verificador's queue, measured after the warm-up,
+   * within the door's bound: until then the door would refuse the first App sessions.
    */
   public static Future<Void> warmUp(RoleContext role, GestorConfig config) {
     Future<Void> warm = WarmUp.run(role, config.port(), config.warmUpMs());

@@ -13,8 +13,8 @@ import io.vertx.ext.web.RoutingContext;
  * verticle of the process that measures a backlog publishes its readings ({@link #reading}) on a local event-bus
  * address, and a write is refused while the last one says the backlog has waited past its bound. What is accepted is
  * then done within about that bound, instead of queueing behind what cannot be done in time. A reading older than its
- * own validity refuses nothing: the measuring verticle stopped, and a door that refused on its last word would stay
- * shut. Its state is the mounting verticle's own: create it in that verticle's start.
+ * own validity refuses nothing: the measuring verticle stopped or could not measure, and a door that refused on its
+ * last word would stay shut. Its state is the mounting verticle's own: create it in that verticle's start.
  */
 public final class BacklogAdmission implements Handler<RoutingContext> {
 
@@ -38,15 +38,18 @@ public final class BacklogAdmission implements Handler<RoutingContext> {
   }
 
   /**
-   * True at the first reading on {@code address} within its bound; false after {@code timeoutMs} without one. Never
-   * fails: what waits on it would only start later.
+   * True at a reading on {@code address} within its bound, the first one excepted (it may have been measured before
+   * the call); false after {@code timeoutMs} without one. Never fails: what waits on it would only start later.
    */
   public static Future<Boolean> within(Vertx vertx, String address, long timeoutMs) {
     Promise<Boolean> done = Promise.promise();
     MessageConsumer<JsonObject> lecturas = vertx.eventBus().localConsumer(address);
     long timer = vertx.setTimer(timeoutMs, id -> done.tryComplete(false));
+    boolean[] primera = {true};
     lecturas.handler(message -> {
-      if (message.body().getLong("espera_ms") <= message.body().getLong("max_ms")) done.tryComplete(true);
+      boolean dentro = message.body().getLong("espera_ms") <= message.body().getLong("max_ms");
+      if (!primera[0] && dentro) done.tryComplete(true);
+      primera[0] = false;
     });
     return done.future().compose(alDia -> {
       vertx.cancelTimer(timer);

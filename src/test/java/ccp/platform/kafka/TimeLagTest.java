@@ -20,6 +20,7 @@ class TimeLagTest {
     lag.sample(P, 100, 0);
     lag.sample(P, 200, S);
     assertThat(lag.ageMs(P, 200, 5 * S)).isZero();
+    assertThat(lag.ageMs(P, 250, 5 * S)).as("committed past the last sampled end").isZero();
   }
 
   @Test
