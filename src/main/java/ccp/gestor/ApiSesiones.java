@@ -5,6 +5,7 @@ import ccp.platform.http.ApiErrors;
 import ccp.platform.http.BacklogAdmission;
 import ccp.platform.http.JsonBody;
 import ccp.platform.http.JsonResponse;
+import ccp.platform.http.Tokens;
 import ccp.platform.kafka.EventPublisher;
 import ccp.platform.role.AppApi;
 import ccp.platform.role.RoleContext;
@@ -41,7 +42,12 @@ final class ApiSesiones implements AppApi {
 
   @Override
   public void mount(Router router) {
-    router.post("/v1/sesiones").handler(verificadorAtrasado).handler(this::abrirSesion);
+    // The warm-up's sessions pass the Verificador's door: they come before the process is ready, which then waits for
+    // the Verificador to have checked them (Gestor.warmUp); refused, they would warm the refusal instead of the session.
+    router.post("/v1/sesiones").handler(ctx -> {
+      if (Tokens.ofWarmUp(ctx)) ctx.next();
+      else verificadorAtrasado.handle(ctx);
+    }).handler(this::abrirSesion);
   }
 
   @Override

@@ -48,6 +48,8 @@ public final class Tokens {
    */
   public static final String WARM_UP_ACTOR = "ccp-warm-up";
   private static final String WARM_UP_PERFIL = "CONSULTA";
+  /** Set on a request whose token the open warm-up key signed ({@link #ofWarmUp}). */
+  private static final String WARM_UP_REQUEST = "ccp.warm-up";
 
   /** The profiles of the App's actors (gestor.actores.perfil). */
   public static final Set<String> PERFILES = Set.of("VENDEDOR", "CONSULTA", "SEGURIDAD", "OPERADOR", "BODEGA");
@@ -134,6 +136,7 @@ public final class Tokens {
       Verified known = vigente(verified, authorization);
       if (known != null) {
         known.actor().attachTo(ctx);
+        if (known.signedBy() != null) ctx.put(WARM_UP_REQUEST, true);
         Vigencia.agregar(ctx, revision);
         ctx.next();
         return;
@@ -142,6 +145,7 @@ public final class Tokens {
         if (ar.succeeded()) {
           verified.put(authorization, ar.result());
           ar.result().actor().attachTo(ctx);
+          if (ar.result().signedBy() != null) ctx.put(WARM_UP_REQUEST, true);
           Vigencia.agregar(ctx, revision);
           ctx.next();
         } else if (ar.cause() instanceof KeySetRereads.Deferred deferred) {
@@ -201,6 +205,14 @@ public final class Tokens {
     public void close() {
       if (warmUp == this) warmUp = null;
     }
+  }
+
+  /**
+   * Whether {@link #required()} let the request through on a token of the open warm-up key: the process's own warm-up,
+   * not an actor of the issuer's (whose token may name the same subject and profile).
+   */
+  public static boolean ofWarmUp(RoutingContext ctx) {
+    return Boolean.TRUE.equals(ctx.get(WARM_UP_REQUEST));
   }
 
   /** A route handler that answers 403 unless the actor has one of the profiles. */
