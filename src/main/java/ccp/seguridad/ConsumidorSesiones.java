@@ -26,8 +26,9 @@ final class ConsumidorSesiones extends ConsumerVerticle {
   private ControladorRegistro registro;
   private PublicadorAlertas alertas;
 
-  ConsumidorSesiones(RoleContext role) {
-    super(role.kafka(), role.health(), role.registry(), COLA, Topics.SESION_ABIERTA, Priority.SECURITY);
+  /** {@code miembro}: its number among the Verificador's consumers in the active process ({@link LiderazgoSeguridad}). */
+  ConsumidorSesiones(RoleContext role, int miembro) {
+    super(role.kafka(), role.health(), role.registry(), COLA, Topics.SESION_ABIERTA, Priority.SECURITY, miembro);
     this.role = role;
   }
 

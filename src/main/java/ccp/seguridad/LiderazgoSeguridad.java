@@ -4,12 +4,14 @@ import ccp.platform.db.Liderazgo;
 import ccp.platform.role.RoleContext;
 import ccp.seguridad.ssf.FirmaSet;
 import ccp.seguridad.ssf.RepartidorSet;
+import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The seguridad group's "1 active + 1 standby" (DG-CON-001), for the whole process, not per consumer group
@@ -55,11 +57,22 @@ final class LiderazgoSeguridad extends VerticleBase {
     return vertx.deployVerticle(new OrquestadorReaccion(role, config)).onSuccess(activos::add)
       // join, not all: a failed start gives the leadership back only once every deployment has ended, none left behind.
       .compose(reaccion -> Future.join(
-        vertx.deployVerticle(new ConsumidorSesiones(role)).onSuccess(activos::add),
+        verificador().onSuccess(activos::add),
         vertx.deployVerticle(new ConsumidorEscrituras(role, config)).onSuccess(activos::add),
         vertx.deployVerticle(new ConsumidorAlertas(role, config)).onSuccess(activos::add),
         vertx.deployVerticle(new RepartidorSet(role.sql(), config.ssf(), firma, role.registry())).onSuccess(activos::add)))
       .mapEmpty();
+  }
+
+  /**
+   * The Verificador, one consumer per partition of {@code sesion.abierta}, each on an event loop of its own (Vert.x
+   * gives a deployment's instances one each, in turn): a session is one lookup, so on one loop the Verificador checked
+   * fewer sessions than the Gestor opened.
+   */
+  private Future<String> verificador() {
+    AtomicInteger miembro = new AtomicInteger();
+    return vertx.deployVerticle(() -> new ConsumidorSesiones(role, miembro.getAndIncrement()),
+      new DeploymentOptions().setInstances(config.verificadores()));
   }
 
   private Future<Void> retirar() {

@@ -43,7 +43,7 @@ public final class Settings {
       text("kafka.password." + role, v -> v.matches("[A-Za-z0-9._-]*"),
         "empty beside the embedded broker, else the password of Kafka user ccp-" + role + " (letters, digits, '.', '_', '-')");
     }
-    integer("kafka.partitions.security", 1, 1);
+    integer("kafka.partitions.security", 1, 64);
     integer("kafka.partitions.chain", 1, 1024);
     integer("kafka.replication-factor", 1, 5);
     integer("kafka.session-timeout-ms", 3000, 300_000);

@@ -22,6 +22,8 @@ public abstract class ConsumerVerticle extends VerticleBase {
   private final String group;
   private final String topic;
   private final Priority priority;
+  /** The readiness check's name: the group's, with the member's number after the first of several in one process. */
+  private final String member;
   private EventPublisher publisher;
   private ReliableConsumer consumer;
   private Gauge lag;
@@ -31,6 +33,13 @@ public abstract class ConsumerVerticle extends VerticleBase {
   /** {@code priority}: its place among the consumers of its process ({@link Priority}). */
   protected ConsumerVerticle(KafkaConfig kafka, Health health, MeterRegistry registry, String group, String topic,
                              Priority priority) {
+    this(kafka, health, registry, group, topic, priority, 0);
+  }
+
+  /** {@code member}: this one's number among the group's members that its process runs, from 0. */
+  protected ConsumerVerticle(KafkaConfig kafka, Health health, MeterRegistry registry, String group, String topic,
+                             Priority priority, int member) {
+    this.member = member == 0 ? group : group + "#" + member;
     this.kafka = kafka;
     this.priority = priority;
     this.health = health;
@@ -76,7 +85,7 @@ public abstract class ConsumerVerticle extends VerticleBase {
     prepare();
     consumer = new ReliableConsumer(vertx, kafka, group, topic, publisher, this::handle, this::concierne, retryPolicy(),
       health::ready).priority(priority);
-    health.readyWhen(group, context, consumer::readiness);
+    health.readyWhen(member, context, consumer::readiness);
     return consumer.start().onSuccess(x -> {
       lag = consumer.lagOn(registry);
       retrying = consumer.retryingOn(registry);
@@ -86,7 +95,7 @@ public abstract class ConsumerVerticle extends VerticleBase {
 
   @Override
   public final Future<?> stop() {
-    health.forget(group);
+    health.forget(member);
     if (lag != null) registry.remove(lag);
     if (retrying != null) registry.remove(retrying);
     if (yielding != null) registry.remove(yielding);

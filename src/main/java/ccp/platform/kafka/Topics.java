@@ -17,8 +17,9 @@ import java.util.concurrent.TimeoutException;
 /**
  * The topics of DESIGN.md §3, with the partitions each consumer's scaling needs; keys give each consumer the order it
  * needs (docs/design.md, "Topics: keys, partitions and the order each consumer needs"). The topics only seguridad reads
- * have one partition: its active process alone reads them ({@code ccp.seguridad.LiderazgoSeguridad}), so more would
- * share nothing. The chain's have P ({@link TopicsConfig#chainPartitions()}), the most replicas of a chain role that
+ * have {@link TopicsConfig#securityPartitions()}: its active process alone reads them
+ * ({@code ccp.seguridad.LiderazgoSeguridad}), with one Verificador consumer per partition of {@code sesion.abierta}, each
+ * on its own event loop. The chain's have P ({@link TopicsConfig#chainPartitions()}), the most replicas of a chain role that
  * can share the work — {@code escritura.realizada} too: it starts every order's chain (steps 1–4), which must scale
  * with P, while seguridad's Detector, the other reader, reads all its partitions in the active process.
  */
