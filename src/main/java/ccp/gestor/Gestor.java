@@ -1,7 +1,6 @@
 package ccp.gestor;
 
 import ccp.platform.http.BacklogAdmission;
-import ccp.platform.kafka.GroupLagFeed;
 import ccp.platform.role.AppApi;
 import ccp.platform.role.RoleContext;
 import ccp.seguridad.Seguridad;
@@ -32,9 +31,8 @@ public final class Gestor {
   public static Future<Void> deploy(RoleContext role, GestorConfig config) {
     return Future.all(
       role.deploy(() -> new HiloPeticion(role, config.port()), role.httpInstances()),
-      config.maxRetrasoVerificadorMs() == 0 ? Future.succeededFuture()
-        : role.deploy(() -> new GroupLagFeed(role.kafka(), RETRASO_VERIFICADOR, "the Verificador's queue",
-            Seguridad.colaDelVerificador(), config.maxRetrasoVerificadorMs()), 1)
+      role.deployLagFeed(RETRASO_VERIFICADOR, "the Verificador's queue", Seguridad.colaDelVerificador(),
+        config.maxRetrasoVerificadorMs())
     ).mapEmpty();
   }
 

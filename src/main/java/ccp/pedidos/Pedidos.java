@@ -1,7 +1,6 @@
 package ccp.pedidos;
 
 import ccp.cadena.Cadena;
-import ccp.platform.kafka.GroupLagFeed;
 import ccp.platform.outbox.Outbox;
 import ccp.platform.outbox.RelevoOutbox;
 import ccp.platform.role.AppApi;
@@ -31,9 +30,7 @@ public final class Pedidos {
     return Future.all(
       role.deploy(() -> new HiloPeticion(role, config.port(), OUTBOX), role.httpInstances()),
       role.deploy(() -> new RelevoOutbox(OUTBOX, config.outbox(), role.kafka(), role.sql(), role.registry()), 1),
-      config.maxRetrasoCadenaMs() == 0 ? Future.succeededFuture()
-        : role.deploy(() -> new GroupLagFeed(role.kafka(), RETRASO_CADENA, "the order chain's queue", Cadena.colasDelPedido(),
-            config.maxRetrasoCadenaMs()), 1)
+      role.deployLagFeed(RETRASO_CADENA, "the order chain's queue", Cadena.colasDelPedido(), config.maxRetrasoCadenaMs())
     ).mapEmpty();
   }
 }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * How long consumer groups have kept the first record they have not finished waiting, read from the broker by an admin
@@ -24,9 +25,15 @@ import java.util.Map;
  */
 public final class GroupLag {
 
+  /** How long the topics' partitions are taken as known: a topic grows only when its operator grows it. */
+  private static final long PARTITIONS_KNOWN_NS = TimeUnit.SECONDS.toNanos(60);
+
   private final KafkaAdminClient admin;
   private final Map<String, String> groups;
   private final TimeLag lag = new TimeLag();
+  /** The topics' partitions, as last described; null: to be described at the next read. */
+  private List<TopicPartition> partitions;
+  private long describedAt;
 
   /** {@code groups}: consumer group → the topic it reads. */
   public GroupLag(KafkaAdminClient admin, Map<String, String> groups) {
@@ -36,10 +43,7 @@ public final class GroupLag {
 
   /** Consumer group → how long, in ms, its first unfinished record has waited; the groups with a live member only. */
   public Future<Map<String, Long>> read() {
-    List<String> topics = groups.values().stream().distinct().toList();
-    return admin.describeTopics(topics).compose(described -> {
-      List<TopicPartition> partitions = new ArrayList<>();
-      described.forEach((topic, d) -> d.getPartitions().forEach(p -> partitions.add(new TopicPartition(topic, p.getPartition()))));
+    return partitions().compose(known -> {
       Map<String, Future<Map<TopicPartition, OffsetAndMetadata>>> committed = new HashMap<>();
       Map<String, Future<Boolean>> live = new HashMap<>();
       groups.keySet().forEach(group -> {
@@ -47,8 +51,8 @@ public final class GroupLag {
           .recover(e -> notFound(e) ? Future.succeededFuture(Map.of()) : Future.failedFuture(e)));
         live.put(group, hasLiveMember(admin, group));
       });
-      Future<Map<TopicPartition, ListOffsetsResultInfo>> ends = admin.listOffsets(spec(partitions, OffsetSpec.LATEST));
-      Future<Map<TopicPartition, ListOffsetsResultInfo>> starts = admin.listOffsets(spec(partitions, OffsetSpec.EARLIEST));
+      Future<Map<TopicPartition, ListOffsetsResultInfo>> ends = admin.listOffsets(spec(known, OffsetSpec.LATEST));
+      Future<Map<TopicPartition, ListOffsetsResultInfo>> starts = admin.listOffsets(spec(known, OffsetSpec.EARLIEST));
       List<Future<?>> asked = new ArrayList<>(List.of(ends, starts));
       asked.addAll(committed.values());
       asked.addAll(live.values());
@@ -59,8 +63,10 @@ public final class GroupLag {
         groups.forEach((group, topic) -> {
           if (!live.get(group).result()) return;
           Map<TopicPartition, OffsetAndMetadata> offsets = committed.get(group).result();
+          // A partition committed but not described: the topic grew since; the next read describes it again.
+          if (offsets.keySet().stream().anyMatch(tp -> tp.getTopic().equals(topic) && !known.contains(tp))) partitions = null;
           long age = 0;
-          for (TopicPartition tp : partitions) {
+          for (TopicPartition tp : known) {
             if (!tp.getTopic().equals(topic)) continue;
             // A partition the group never committed is read from its start (auto.offset.reset=earliest), as is one whose
             // committed records the broker has since deleted.
@@ -72,6 +78,19 @@ public final class GroupLag {
         });
         return ages;
       });
+    });
+  }
+
+  /** The watched topics' partitions: described again once {@link #PARTITIONS_KNOWN_NS} old, or when found incomplete. */
+  private Future<List<TopicPartition>> partitions() {
+    if (partitions != null && System.nanoTime() - describedAt < PARTITIONS_KNOWN_NS) return Future.succeededFuture(partitions);
+    long now = System.nanoTime();
+    return admin.describeTopics(groups.values().stream().distinct().toList()).map(described -> {
+      List<TopicPartition> found = new ArrayList<>();
+      described.forEach((topic, d) -> d.getPartitions().forEach(p -> found.add(new TopicPartition(topic, p.getPartition()))));
+      partitions = List.copyOf(found);
+      describedAt = now;
+      return partitions;
     });
   }
 

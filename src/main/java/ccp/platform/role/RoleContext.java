@@ -10,6 +10,7 @@ import ccp.platform.http.PeerSigner;
 import ccp.platform.http.PeerVerifier;
 import ccp.platform.http.Tokens;
 import ccp.platform.http.ValidacionContrato;
+import ccp.platform.kafka.GroupLagFeed;
 import ccp.platform.kafka.KafkaConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.DeploymentOptions;
@@ -23,6 +24,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.SqlClient;
 
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -50,6 +52,14 @@ public record RoleContext(Vertx vertx, PgConfig db, SqlClient sql, MeterRegistry
 
   public Future<String> deploy(Supplier<VerticleBase> verticle, int instances) {
     return vertx.deployVerticle(verticle, new DeploymentOptions().setInstances(instances));
+  }
+
+  /**
+   * A door's reading of the consumer groups behind it ({@link GroupLagFeed}), told on {@code address}; none when
+   * {@code maxMs} is 0, the door's bound off.
+   */
+  public Future<?> deployLagFeed(String address, String que, Map<String, String> groups, long maxMs) {
+    return maxMs == 0 ? Future.succeededFuture() : deploy(() -> new GroupLagFeed(kafka, address, que, groups, maxMs), 1);
   }
 
   /** Instances for an HTTP verticle: {@code http.instances}, or one per event loop when it is 0. */
