@@ -43,19 +43,28 @@ final class SqlCadena {
    * before (EN_REINTENTO: a retry confirmed; ESCALADA: late) with its retry start. That state is read from the row
    * locked ({@code FOR UPDATE}), not from the statement's snapshot: an escalation that commits while this statement
    * waits on the row is seen as ESCALADA, so a late confirmation is never taken for a retry confirmed in time.
+   * <p>
+   * The rows are locked by one primary-key lookup per confirmation, in key order (so two batches never wait on each
+   * other in a cycle), and the confirmed stages updated by the same keys (their array tells the planner how few). Not a
+   * join: the planner takes {@code jsonb_to_recordset} for 100 rows, and while the table held up to tens of thousands
+   * of rows it scanned all of it for every batch (the generic plan beside 8,547 rows: a scan of 205 buffers for 12
+   * confirmations, against 96 buffers in all by key), so a confirmation cost more the longer the system had run.
    */
   static final String AVANZAR = """
     WITH entrada AS (
            SELECT t.pedido, t.hecha, t.siguiente FROM jsonb_to_recordset($1::jsonb) AS t (pedido uuid, hecha text, siguiente text)),
          previa AS (
-           SELECT e.pedido, e.etapa, e.estado, e.reintento_desde, entrada.siguiente FROM cadena.cadena_etapa e
-           JOIN entrada ON e.pedido = entrada.pedido AND e.etapa = entrada.hecha
-           ORDER BY e.pedido, e.etapa
-           FOR UPDATE OF e),
+           SELECT e.pedido, e.etapa, e.estado, e.reintento_desde, entrada.siguiente
+           FROM (SELECT * FROM entrada ORDER BY pedido, hecha) entrada
+           CROSS JOIN LATERAL (
+             SELECT e.pedido, e.etapa, e.estado, e.reintento_desde FROM cadena.cadena_etapa e
+             WHERE e.pedido = entrada.pedido AND e.etapa = entrada.hecha
+             FOR UPDATE) e),
          hecha AS (
            UPDATE cadena.cadena_etapa e SET estado = 'COMPLETADA', actualizada_en = now()
            FROM previa
            WHERE e.pedido = previa.pedido AND e.etapa = previa.etapa AND e.estado IN ('EN_CURSO', 'EN_REINTENTO', 'ESCALADA')
+             AND e.pedido = ANY (ARRAY(SELECT pedido FROM previa))
            RETURNING e.pedido, previa.siguiente, previa.estado, previa.reintento_desde),
          siguiente AS (
            UPDATE cadena.cadena_etapa e
