@@ -135,19 +135,13 @@ public final class Tokens {
           : new Vigencia.Rechazo(401, "unauthorized", err.getMessage()));
       Verified known = vigente(verified, authorization);
       if (known != null) {
-        known.actor().attachTo(ctx);
-        if (known.signedBy() != null) ctx.put(WARM_UP_REQUEST, true);
-        Vigencia.agregar(ctx, revision);
-        ctx.next();
+        admit(ctx, known, revision);
         return;
       }
       verify(authorization).onComplete(ar -> {
         if (ar.succeeded()) {
           verified.put(authorization, ar.result());
-          ar.result().actor().attachTo(ctx);
-          if (ar.result().signedBy() != null) ctx.put(WARM_UP_REQUEST, true);
-          Vigencia.agregar(ctx, revision);
-          ctx.next();
+          admit(ctx, ar.result(), revision);
         } else if (ar.cause() instanceof KeySetRereads.Deferred deferred) {
           ctx.response().putHeader("Retry-After", String.valueOf(deferred.retryAfterSeconds()));
           ApiErrors.send(ctx, 503, "unavailable", deferred.getMessage());
@@ -156,6 +150,14 @@ public final class Tokens {
         }
       });
     };
+  }
+
+  /** The request goes on as the token's actor, marked when the open warm-up key signed it ({@link #ofWarmUp}). */
+  private static void admit(RoutingContext ctx, Verified token, Vigencia.Revision revision) {
+    token.actor().attachTo(ctx);
+    if (token.signedBy() != null) ctx.put(WARM_UP_REQUEST, true);
+    Vigencia.agregar(ctx, revision);
+    ctx.next();
   }
 
   /** The token as verified before, while it has not expired (and its warm-up key, if one signed it, is open); else null. */
