@@ -31,7 +31,7 @@ public final class Etapas {
     return Future.all(
       role.deploy(() -> ConsumidorEtapa.inventario(role, config.inventarioLoteMax()), 1),
       role.deploy(() -> new HiloPeticion(role, config.inventarioPort(), OUTBOX), role.httpInstances()),
-      role.deploy(() -> new RelevoOutbox(OUTBOX, config.outbox(), role.kafka(), role.sql(), role.registry()), 1)
+      role.deploy(() -> new RelevoOutbox(OUTBOX, config.outbox(), role.kafka(), role.db(), role.registry()), 1)
     ).mapEmpty();
   }
 

@@ -29,7 +29,7 @@ public final class Pedidos {
   public static Future<Void> deploy(RoleContext role, PedidosConfig config) {
     return Future.all(
       role.deploy(() -> new HiloPeticion(role, config.port(), OUTBOX), role.httpInstances()),
-      role.deploy(() -> new RelevoOutbox(OUTBOX, config.outbox(), role.kafka(), role.sql(), role.registry()), 1),
+      role.deploy(() -> new RelevoOutbox(OUTBOX, config.outbox(), role.kafka(), role.db(), role.registry()), 1),
       role.deployLagFeed(RETRASO_CADENA, "the order chain's queue", Cadena.colasDelPedido(), config.maxRetrasoCadenaMs())
     ).mapEmpty();
   }

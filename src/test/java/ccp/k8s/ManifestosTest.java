@@ -5,6 +5,7 @@ import ccp.app.Role;
 import ccp.app.SecretsCommand;
 import ccp.k8s.Manifests.Doc;
 import ccp.platform.config.Settings;
+import ccp.platform.db.PgClients;
 import ccp.platform.http.Jwks;
 import ccp.platform.kafka.KafkaGrant;
 import ccp.platform.kafka.Topics;
@@ -69,6 +70,8 @@ class ManifestosTest {
     Role.VIGILANCIA, EnumSet.of(Role.FACTURACION, Role.DESPACHO)));
   /** The roles holding a leadership lock on a dedicated connection, outside their pool ({@code ccp.platform.db.Liderazgo}). */
   private static final Set<Role> LEADERSHIP = EnumSet.of(Role.SEGURIDAD, Role.VIGILANCIA);
+  /** The roles that run an outbox relay, which holds a client of its own. */
+  private static final Set<Role> OUTBOX_RELAYS = EnumSet.of(Role.PEDIDOS, Role.INVENTARIO);
   /**
    * CloudNativePG's own connections to the instance, as the superuser: its instance manager's status checks, the
    * metrics exporter's queries and a backup's; generously, since they may use more than the reserved slots.
@@ -628,7 +631,8 @@ class ManifestosTest {
       Object surge = at(deployment.body(), "spec", "strategy", "rollingUpdate", "maxSurge");
       assertThat(surge).as(deployment.name() + ": a surge of whole pods, stated").isInstanceOf(Integer.class);
       int pods = most + (Integer) surge;
-      int perPod = settingsOf(container(deployment)).integer("pg.pool-size") + 1 + (LEADERSHIP.contains(role) ? 1 : 0);
+      int perPod = settingsOf(container(deployment)).integer("pg.pool-size") + 1 + (LEADERSHIP.contains(role) ? 1 : 0)
+        + (OUTBOX_RELAYS.contains(role) ? PgClients.RELAY_CONNECTIONS : 0);
       perDeployment.put(deployment.name(), pods * perPod);
       worst += pods * perPod;
     }

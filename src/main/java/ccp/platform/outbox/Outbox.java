@@ -74,6 +74,11 @@ public final class Outbox {
     return schema;
   }
 
+  /** The claim's statement, for a test to read its plan. */
+  String claimStatement() {
+    return claim;
+  }
+
   Future<List<PendingEvent>> claim(SqlClient sql, long claimTimeoutMs, int batch) {
     return sql.preparedQuery(claim).execute(Tuple.of(claimTimeoutMs, batch)).map(rows -> {
       List<PendingEvent> claimed = new ArrayList<>(rows.size());

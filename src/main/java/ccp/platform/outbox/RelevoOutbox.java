@@ -2,6 +2,8 @@ package ccp.platform.outbox;
 
 import ccp.platform.async.Backoff;
 import ccp.platform.async.PeriodicTask;
+import ccp.platform.db.PgClients;
+import ccp.platform.db.PgConfig;
 import ccp.platform.http.BacklogAdmission;
 import ccp.platform.kafka.EventPublisher;
 import ccp.platform.kafka.KafkaConfig;
@@ -46,7 +48,8 @@ public final class RelevoOutbox extends VerticleBase {
   private final Outbox outbox;
   private final OutboxConfig config;
   private final KafkaConfig kafka;
-  private final SqlClient sql;
+  private final PgConfig db;
+  private SqlClient sql;
   private final Timer lag;
   private EventPublisher publisher;
   private boolean draining;
@@ -59,11 +62,11 @@ public final class RelevoOutbox extends VerticleBase {
   /** The oldest waiting row's age at the last reading, in seconds: a gauge read at scrape time. */
   private volatile double oldestSeconds;
 
-  public RelevoOutbox(Outbox outbox, OutboxConfig config, KafkaConfig kafka, SqlClient sql, MeterRegistry registry) {
+  public RelevoOutbox(Outbox outbox, OutboxConfig config, KafkaConfig kafka, PgConfig db, MeterRegistry registry) {
     this.outbox = outbox;
     this.config = config;
     this.kafka = kafka;
-    this.sql = sql;
+    this.db = db;
     this.lag = Timer.builder("outbox_publish_lag")
       .description("Outbox row committed → acknowledged by the broker")
       .tag("schema", outbox.schema())
@@ -78,6 +81,7 @@ public final class RelevoOutbox extends VerticleBase {
   @Override
   public Future<?> start() {
     publisher = EventPublisher.create(vertx, kafka);
+    sql = PgClients.relay(vertx, db);
     pollTimer = vertx.setPeriodic(config.pollMs(), id -> drain());
     purge = PeriodicTask.every(vertx, PURGE_EVERY_MS, "Purging sent outbox rows of " + outbox.schema(),
       () -> outbox.purgeSent(sql));
@@ -92,7 +96,7 @@ public final class RelevoOutbox extends VerticleBase {
     vertx.cancelTimer(pollTimer);
     purge.cancel();
     backlog.cancel();
-    return publisher.close();
+    return publisher.close().eventually(() -> sql.close());
   }
 
   private Future<?> backlog() {
