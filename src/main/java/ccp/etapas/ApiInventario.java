@@ -43,8 +43,13 @@ final class ApiInventario implements AppApi {
   }
 
   @Override
+  public void doors(Router router) {
+    router.post("/v1/inventario/ajustes").handler(admission);
+  }
+
+  @Override
   public void mount(Router router) {
-    router.post("/v1/inventario/ajustes").handler(admission).handler(this::ajustar);
+    router.post("/v1/inventario/ajustes").handler(this::ajustar);
     router.get("/v1/inventario/ajustes/:ajuste").handler(this::leer);
   }
 

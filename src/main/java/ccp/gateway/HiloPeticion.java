@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /**
  * HiloPeticion of the API Gateway (A1, B1): the App's only door. Every request has its token checked (401) and its
@@ -72,6 +73,11 @@ final class HiloPeticion extends VerticleBase {
     router = role.router(vertx);
     // The console's pages and sign-in, outside /v1: its pages then call /v1 with a token like the App.
     new Consola(config, role.sql(), claveDesarrollo.map(clave -> DevIssuer.of(vertx, clave, config.jwt())).orElse(null)).mount(router);
+    Optional<AppApi> sesiones = locales.sesiones().map(Supplier::get);
+    Optional<AppApi> pedidos = locales.pedidos().map(Supplier::get);
+    Optional<AppApi> cadena = locales.cadena().map(Supplier::get);
+    Optional<AppApi> inventario = locales.inventario().map(Supplier::get);
+    Stream.of(sesiones, pedidos, cadena, inventario).flatMap(Optional::stream).forEach(api -> api.doors(router));
     role.guardApp(router);
     router.get("/v1/metricas").handler(ctx -> JsonResponse.ok(ctx, Metricas.muestra(role.registry())));
     router.get("/v1/metricas/historia").handler(ctx -> JsonResponse.ok(ctx, historia.historia()));
@@ -79,18 +85,18 @@ final class HiloPeticion extends VerticleBase {
     if (locales.pedidos().isEmpty()) router.get("/v1/pedidos/flujo").handler(ctx -> reenviarFlujo(ctx, config.pedidosUrl()));
     if (locales.cadena().isEmpty()) router.get("/v1/bandeja/flujo").handler(ctx -> reenviarFlujo(ctx, config.cadenaUrl()));
     router.get("/v1/alertas/flujo").handler(ctx -> reenviarFlujo(ctx, config.seguridadUrl()));
-    locales.sesiones().ifPresentOrElse(this::enProceso,
+    sesiones.ifPresentOrElse(this::enProceso,
       () -> router.post("/v1/sesiones").handler(ctx -> reenviar(ctx, config.gestorUrl())));
-    locales.pedidos().ifPresentOrElse(this::enProceso, () -> {
+    pedidos.ifPresentOrElse(this::enProceso, () -> {
       router.post("/v1/pedidos").handler(ctx -> reenviar(ctx, config.pedidosUrl()));
       router.get("/v1/pedidos").handler(ctx -> reenviar(ctx, config.pedidosUrl()));
       router.get("/v1/pedidos/:pedido").handler(ctx -> reenviar(ctx, config.pedidosUrl()));
     });
-    locales.cadena().ifPresentOrElse(this::enProceso, () -> {
+    cadena.ifPresentOrElse(this::enProceso, () -> {
       router.route("/v1/bandeja*").handler(ctx -> reenviar(ctx, config.cadenaUrl()));
       router.route("/v1/logistica*").handler(ctx -> reenviar(ctx, config.cadenaUrl()));
     });
-    locales.inventario().ifPresentOrElse(this::enProceso, () -> {
+    inventario.ifPresentOrElse(this::enProceso, () -> {
       router.post("/v1/inventario/ajustes").handler(ctx -> reenviar(ctx, config.inventarioUrl()));
       router.get("/v1/inventario/ajustes/:ajuste").handler(ctx -> reenviar(ctx, config.inventarioUrl()));
     });
@@ -113,8 +119,7 @@ final class HiloPeticion extends VerticleBase {
   }
 
   /** The role runs in this process: its routes are served on this thread, behind the same checks, with no HTTP hop. */
-  private void enProceso(Supplier<AppApi> local) {
-    AppApi api = local.get();
+  private void enProceso(AppApi api) {
     api.mount(router);
     enProceso.add(api);
   }

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -30,12 +31,12 @@ class OutboxAdmissionTest {
    * under a live claim, does not count: a batch in flight is being published.
    */
   @Test
-  @DisplayName("a row waiting for a relay longer than outbox.admission-max-age-ms → 503 overloaded; once it is gone → 201")
+  @DisplayName("a row waiting for a relay longer than outbox.admission-max-age-ms → 503 overloaded, before the token is checked; once it is gone → 201")
   void rechazaMientrasElOutboxVaAtrasado() throws Exception {
     Settings cluster = SharedInfra.settings(Map.of("outbox.admission-max-age-ms", 2_000));
     String vendedor = Db.newActor(cluster, "VENDEDOR");
     String clave = "atrasado-" + UUID.randomUUID();
-    try (RunningApp pedidos = RunningApp.start(cluster, Set.of(Role.PEDIDOS))) {
+    try (RunningApp pedidos = RunningApp.start(cluster, Set.of(Role.PEDIDOS, Role.GATEWAY, Role.GESTOR))) {
       String token = TestTokens.devIssuer(pedidos.app().vertx()).valid(vendedor, "VENDEDOR");
       String url = pedidos.pedidosUrl() + "/v1/pedidos";
       assertThat(Http.post(url, token, ORDEN).status()).isEqualTo(201);
@@ -55,6 +56,13 @@ class OutboxAdmissionTest {
           .until(() -> Http.post(url, token, ORDEN), r -> r.status() == 503);
         assertThat(refused.json().getString("error")).isEqualTo("overloaded");
         assertThat(refused.json().getString("message")).contains("pedidos", "over the bound of 2000 ms");
+        // Refused before anything is spent on the request: its token (none here), the Lista de revocación, its body.
+        for (String door : List.of(url, pedidos.gatewayUrl() + "/v1/pedidos")) {
+          Http.Response sinToken = Http.post(door, null, "{}");
+          assertThat(sinToken.status()).as(door + " without a token nor a valid body").isEqualTo(503);
+          assertThat(sinToken.json().getString("error")).isEqualTo("overloaded");
+          assertThat(sinToken.headers().firstValue("Retry-After")).contains("1");
+        }
         assertThat(Http.get(pedidos.managementUrl() + "/metrics", null).body())
           .containsPattern("outbox_oldest_waiting_seconds\\{[^}]*schema=\"pedidos\"[^}]*} 3[0-9]{3}\\.");
       } finally {

@@ -15,6 +15,14 @@ public interface AppApi {
   /** Adds the routes; a handler before them has attached the authenticated {@code Actor}. */
   void mount(Router router);
 
+  /**
+   * Adds the doors that refuse a request for the work behind it (an outbox or a chain running late), mounted before
+   * the token check, the Lista de revocación and the contract's validation: under overload most requests are refused,
+   * and a refusal that had first verified a token, read the list and validated a body spent on it what the accepted
+   * ones needed. A door that needs to know the caller stays in {@link #mount}.
+   */
+  default void doors(Router router) {}
+
   Future<Void> close();
 
   /** A role's routes made of several sets, mounted in order and closed together. */
@@ -23,6 +31,11 @@ public interface AppApi {
       @Override
       public void mount(Router router) {
         for (AppApi api : apis) api.mount(router);
+      }
+
+      @Override
+      public void doors(Router router) {
+        for (AppApi api : apis) api.doors(router);
       }
 
       @Override

@@ -49,6 +49,7 @@ public abstract class ServiceRequests extends VerticleBase {
   public final Future<?> start() {
     api = prepare();
     Router router = role.router(vertx);
+    api.doors(router);
     role.guardApp(router);
     api.mount(router);
     // Only the Reacción (role seguridad) compensates (B11).
