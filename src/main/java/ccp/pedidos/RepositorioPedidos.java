@@ -1,16 +1,16 @@
 package ccp.pedidos;
 
+import ccp.platform.db.Combiner;
 import ccp.platform.http.Idempotencia;
 import ccp.platform.kafka.Envelope;
 import ccp.platform.kafka.EventTypes;
 import ccp.platform.kafka.Topics;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
-import io.vertx.sqlclient.SqlResult;
 import io.vertx.sqlclient.Tuple;
-import io.vertx.sqlclient.templates.SqlTemplate;
 
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -24,22 +24,32 @@ import java.util.UUID;
 /** Pedidos' tables: the order, its outbox event and the Idempotency-Key record, written by one statement. */
 final class RepositorioPedidos {
 
+  /** The most orders one statement records: a verticle's arrivals while the previous one was in flight. */
+  private static final int LOTE_MAX = 256;
+
   /**
-   * The order and its outbox row in one statement, hence one transaction. With an Idempotency-Key the key's row is
-   * inserted first and the order only if the key was free: a reused key writes nothing.
+   * The orders a verticle took meanwhile, each with its outbox row, in one statement, hence one transaction and one
+   * commit. An order with an Idempotency-Key has the key's row inserted first and is written only if the key was
+   * free: a reused key writes nothing of its order. Answers the ids of the orders written.
    */
   private static final String CREAR = """
-    WITH clave AS (
+    WITH entrada AS (
+           SELECT * FROM jsonb_to_recordset($1::jsonb) AS t (id uuid, actor text, tendero text, lineas jsonb,
+             creado timestamptz, evento uuid, valor text, clave text, resumen text, respuesta jsonb)),
+         clave AS (
            INSERT INTO pedidos.idempotencia (actor, clave, huella_cuerpo, estado_http, respuesta)
-           SELECT #{actor}, #{clave}, #{resumenCuerpo}, 201, #{respuesta} WHERE #{clave}::text IS NOT NULL
+           SELECT actor, clave, resumen, 201, respuesta FROM entrada WHERE clave IS NOT NULL
            ON CONFLICT (actor, clave) DO NOTHING
-           RETURNING 1),
-         libre AS (SELECT #{clave}::text IS NULL OR EXISTS (SELECT 1 FROM clave) AS si),
+           RETURNING actor, clave),
+         libre AS (
+           SELECT e.* FROM entrada e
+           WHERE e.clave IS NULL OR EXISTS (SELECT 1 FROM clave c WHERE c.actor = e.actor AND c.clave = e.clave)),
          pedido AS (
            INSERT INTO pedidos.pedidos (id, actor, tendero, lineas, estado, creado_en)
-           SELECT #{id}, #{actor}, #{tendero}, #{lineas}, 'REGISTRADO', #{creado} FROM libre WHERE si)
+           SELECT id, actor, tendero, lineas, 'REGISTRADO', creado FROM libre)
     INSERT INTO pedidos.outbox (id_evento, topic, clave, valor)
-    SELECT #{evento}, #{topic}, #{claveEvento}, #{valor} FROM libre WHERE si""";
+    SELECT evento, $2, id::text, valor FROM libre
+    RETURNING clave""";
   private static final String RESPUESTA = "SELECT huella_cuerpo, estado_http, respuesta FROM pedidos.idempotencia WHERE actor = $1 AND clave = $2";
   private static final String LEER = """
     SELECT id, actor, tendero, lineas, estado, creado_en, anulado_en, motivo_anulacion FROM pedidos.pedidos WHERE id = $1""";
@@ -68,11 +78,23 @@ final class RepositorioPedidos {
   private static final String SISTEMA = "sistema";
 
   private final SqlClient sql;
-  private final SqlTemplate<Map<String, Object>, SqlResult<Void>> crear;
+  private final Combiner<Unicidad, JsonObject, Boolean> altas;
 
+  /** {@link #crear} must always be called on one context, its verticle's: the shared inserts are its state. */
   RepositorioPedidos(SqlClient sql) {
     this.sql = sql;
-    this.crear = SqlTemplate.forUpdate(sql, CREAR);
+    this.altas = new Combiner<>(LOTE_MAX, Unicidad::de, this::crearLote);
+  }
+
+  /**
+   * What two orders of one statement never share: an actor's Idempotency-Key, or, without one, the order itself. The
+   * second order of a key waits for the next statement, after the first is committed, and finds the key used.
+   */
+  private record Unicidad(String actor, String clave, String pedido) {
+    static Unicidad de(JsonObject alta) {
+      String clave = alta.getString("clave");
+      return clave == null ? new Unicidad(null, null, alta.getString("id")) : new Unicidad(alta.getString("actor"), clave, null);
+    }
   }
 
   /**
@@ -88,21 +110,20 @@ final class RepositorioPedidos {
     Envelope escritura = new Envelope(idEscritura, EventTypes.ESCRITURA_REALIZADA, "/pedidos", creado, id.toString(), new JsonObject()
       .put("id_escritura", idEscritura).put("servicio", "pedidos").put("operacion", EventTypes.CREAR_PEDIDO).put("pedido", id.toString())
       .put("actor", actor).put("tendero", solicitud.tendero()).put("lineas", solicitud.lineas()).put("t_escritura", creado.toString()));
-    Map<String, Object> params = new HashMap<>();
-    params.put("id", id);
-    params.put("actor", actor);
-    params.put("tendero", solicitud.tendero());
-    params.put("lineas", solicitud.lineas());
-    params.put("creado", creado.atOffset(ZoneOffset.UTC));
-    params.put("evento", UUID.fromString(idEscritura));
-    params.put("topic", Topics.ESCRITURA_REALIZADA);
-    params.put("claveEvento", id.toString());
-    params.put("valor", escritura.encode());
-    params.put("clave", clave);
-    params.put("resumenCuerpo", clave == null ? null : solicitud.resumenCuerpo());
-    params.put("respuesta", clave == null ? null : pedido);
-    return crear.execute(params)
-      .compose(rows -> rows.rowCount() == 1 ? Future.succeededFuture(pedido) : Future.failedFuture(new Idempotencia.ClaveUsada()));
+    JsonObject alta = new JsonObject()
+      .put("id", id.toString()).put("actor", actor).put("tendero", solicitud.tendero()).put("lineas", solicitud.lineas())
+      .put("creado", creado.toString()).put("evento", idEscritura).put("valor", escritura.encode())
+      .put("clave", clave).put("resumen", clave == null ? null : solicitud.resumenCuerpo())
+      .put("respuesta", clave == null ? null : pedido);
+    return altas.submit(alta)
+      .compose(escrito -> escrito != null ? Future.succeededFuture(pedido) : Future.failedFuture(new Idempotencia.ClaveUsada()));
+  }
+
+  private Future<Map<Unicidad, Boolean>> crearLote(List<JsonObject> lote) {
+    Map<String, Unicidad> porPedido = new HashMap<>();
+    for (JsonObject alta : lote) porPedido.put(alta.getString("id"), Unicidad.de(alta));
+    return sql.preparedQuery(CREAR).execute(Tuple.of(new JsonArray(lote), Topics.ESCRITURA_REALIZADA))
+      .map(rows -> Combiner.byKey(rows, row -> porPedido.get(row.getString("clave")), row -> Boolean.TRUE));
   }
 
   Future<Optional<Idempotencia.Respuesta>> respuestaGuardada(String actor, String clave) {

@@ -19,11 +19,16 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -218,6 +223,42 @@ class FlujoEscrituraTest {
     assertThat(other.status()).isEqualTo(409);
     assertThat(Db.count(app.settings(), "SELECT count(*) FROM pedidos.pedidos WHERE actor = ?", vendedor)).isEqualTo(1);
     assertThat(Db.count(app.settings(), "SELECT count(*) FROM pedidos.outbox WHERE clave = ?", first.json().getString("pedido"))).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName("one Idempotency-Key sent by many requests at once, beside other orders: one order, every answer the same")
+  void idempotencyKeyAtOnce() {
+    String vendedor = Db.newActor(app.settings(), "VENDEDOR");
+    String key = UUID.randomUUID().toString();
+    String body = Api.pedido("T-8", "P-8", 8);
+    String url = app.gatewayUrl() + "/v1/pedidos";
+    String token = api.token(vendedor);
+    ExecutorService clients = Executors.newFixedThreadPool(32);
+    try {
+      // The orders each verticle takes while its previous statement is in flight go in one statement.
+      List<Future<Http.Response>> mismas = new ArrayList<>();
+      List<Future<Http.Response>> otras = new ArrayList<>();
+      for (int i = 0; i < 16; i++) {
+        mismas.add(clients.submit(() -> Http.send("POST", url, token, body, "Idempotency-Key", key)));
+        otras.add(clients.submit(() -> Http.send("POST", url, token, Api.pedido("T-9", "P-9", 9))));
+      }
+      List<Http.Response> respuestas = mismas.stream().map(FlujoEscrituraTest::answer).toList();
+      assertThat(respuestas).extracting(Http.Response::status).containsOnly(201);
+      assertThat(respuestas).extracting(r -> r.json().getString("pedido")).containsOnly(respuestas.get(0).json().getString("pedido"));
+      assertThat(otras.stream().map(FlujoEscrituraTest::answer)).extracting(Http.Response::status).containsOnly(201);
+    } finally {
+      clients.shutdownNow();
+    }
+    assertThat(Db.count(app.settings(), "SELECT count(*) FROM pedidos.pedidos WHERE actor = ? AND tendero = 'T-8'", vendedor)).isEqualTo(1);
+    assertThat(Db.count(app.settings(), "SELECT count(*) FROM pedidos.pedidos WHERE actor = ? AND tendero = 'T-9'", vendedor)).isEqualTo(16);
+  }
+
+  private static Http.Response answer(Future<Http.Response> response) {
+    try {
+      return response.get(60, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   @Test
