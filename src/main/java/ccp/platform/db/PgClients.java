@@ -20,9 +20,9 @@ public final class PgClients {
   /**
    * Every write of this project is one atomic statement, so one pipelining client serves all of a role's but its outbox
    * relay's ({@link #relay}); it holds up to {@code pg.pool-size} connections of {@code pg}'s login role, named after
-   * it in the pool metrics. A connection
-   * is opened, or waited for, within {@code pg.connect-timeout-ms} (a failure the HTTP routes answer 503), and probed
-   * by TCP keepalive so that a server gone without a word is noticed and its connections replaced.
+   * it in the pool metrics. A connection is opened, or waited for, within {@code pg.connect-timeout-ms} (a failure the
+   * HTTP routes answer 503), and probed by TCP keepalive so that a server gone without a word is noticed and its
+   * connections replaced.
    */
   public static SqlClient pipelined(Vertx vertx, PgConfig pg) {
     return build(vertx, pg, pg.connectOptions(), pg.poolSize(), "ccp-statements-");
