@@ -40,6 +40,11 @@ class OutboxAdmissionTest {
       String token = TestTokens.devIssuer(pedidos.app().vertx()).valid(vendedor, "VENDEDOR");
       String url = pedidos.pedidosUrl() + "/v1/pedidos";
       assertThat(Http.post(url, token, ORDEN).status()).isEqualTo(201);
+      // An open door hands the write to the token check, never around it: no token, no order.
+      for (String door : List.of(url, pedidos.gatewayUrl() + "/v1/pedidos")) {
+        assertThat(Http.post(door, null, ORDEN).status()).as(door + " without a token, its doors open").isEqualTo(401);
+      }
+      assertThat(Db.count(cluster, "SELECT count(*) FROM pedidos.pedidos WHERE actor = ?", vendedor)).isEqualTo(1);
 
       Db.update(cluster, """
         INSERT INTO pedidos.outbox (id_evento, topic, clave, valor, creado_en, reclamado_en)
