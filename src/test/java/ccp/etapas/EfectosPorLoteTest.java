@@ -11,11 +11,13 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -79,6 +81,43 @@ class EfectosPorLoteTest {
       assertThat(Db.count(settings, "SELECT count(*) FROM " + efectos + " WHERE pedido = ?", o.pedido())).as("effects of " + o.pedido()).isEqualTo(1);
     }
     assertThat(Db.count(settings, "SELECT unidades FROM " + efectos + " WHERE pedido = ?", nueva2.pedido())).isEqualTo(3);
+  }
+
+  @Test
+  @DisplayName("a batch of orders decided before reads each one's EtapaProcesada by its key, not the whole history of the stage")
+  void aBatchReadsItsOrdersByKey() {
+    // Facturación's tables in a schema of their own, with twenty thousand orders decided and described by statistics:
+    // where, for the join of the batch with the history, the planner took a scan of all of it.
+    String schema = "lote" + UUID.randomUUID().toString().replaceAll("[^a-f]", "");
+    Db.update(settings, "CREATE SCHEMA " + schema + " AUTHORIZATION facturacion");
+    for (String tabla : List.of("etapa_procesada", "facturas")) {
+      Db.update(settings, "CREATE TABLE " + schema + "." + tabla + " (LIKE facturacion." + tabla + " INCLUDING ALL)");
+      Db.update(settings, "ALTER TABLE " + schema + "." + tabla + " OWNER TO facturacion");
+    }
+    Db.update(settings, "INSERT INTO " + schema + ".etapa_procesada (pedido, etapa, resultado)"
+      + " SELECT gen_random_uuid(), 'FACTURACION', 'COMPLETADA' FROM generate_series(1, 20000)");
+    Db.update(settings, "ANALYZE " + schema + ".etapa_procesada");
+    List<String> decididas = Db.strings(settings, "SELECT pedido::text FROM " + schema + ".etapa_procesada LIMIT 8");
+    JsonArray lote = new JsonArray();
+    for (String pedido : decididas) lote.add(new JsonObject().put("pedido", pedido).put("lineas", new JsonArray()).put("unidades", 1));
+    try {
+      String explain = "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + Efecto.registroPorLote(schema, "FACTURACION", "facturas");
+      JsonObject plan = new JsonArray(sql.get("facturacion").preparedQuery(explain).execute(Tuple.of(lote)).await()
+        .iterator().next().getValue(0).toString()).getJsonObject(0).getJsonObject("Plan");
+      assertThat(nodos(plan)).as("the batch's plan").contains("Index Scan on etapa_procesada").doesNotContain("Seq Scan on etapa_procesada");
+      assertThat(plan.getLong("Shared Hit Blocks") + plan.getLong("Shared Read Blocks")).as("buffers read by a batch of 8").isLessThan(100);
+    } finally {
+      Db.update(settings, "DROP SCHEMA " + schema + " CASCADE");
+    }
+  }
+
+  /** Each node of a plan as "type on relation" (or its type alone), depth first. */
+  private static List<String> nodos(JsonObject plan) {
+    List<String> nodos = new ArrayList<>();
+    String relacion = plan.getString("Relation Name");
+    nodos.add(plan.getString("Node Type") + (relacion == null ? "" : " on " + relacion));
+    for (Object hijo : plan.getJsonArray("Plans", new JsonArray())) nodos.addAll(nodos((JsonObject) hijo));
+    return nodos;
   }
 
   private static Efecto.Orden orden(int cantidad) {
