@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
+import io.vertx.core.json.JsonArray;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,11 +41,19 @@ public final class ListaRevocacion {
   private static final Logger LOG = LoggerFactory.getLogger(ListaRevocacion.class);
   private static final String ILEGIBLE = "the revocation list could not be read; retry";
 
+  /**
+   * Planned once per connection: the actors come as a jsonb array, whose length the planner does not read from the
+   * parameter, so the plan for any batch costs what the generic one does and PostgreSQL keeps the generic one. Given as
+   * {@code unnest($1::text[])}, each call's plan was costed for its own batch and beat the generic one, so each lookup
+   * was planned again: 0.22 ms of planning for 0.07 ms of execution, on every request. Each actor is looked up by its key
+   * ({@code LIMIT 1} keeps the lookup a subquery of its own), whatever size the planner takes the batch for.
+   */
   private static final String ESTADOS = """
     SELECT a.actor,
            EXISTS (SELECT 1 FROM seguridad.lista_revocacion r WHERE r.actor = a.actor AND r.vence_en > now()) AS revocado,
            coalesce(g.bloqueado, false) AS bloqueado, g.perfil
-    FROM unnest($1::text[]) AS a (actor) LEFT JOIN gestor.actores g ON g.id = a.actor""";
+    FROM jsonb_array_elements_text($1::jsonb) AS a (actor)
+    LEFT JOIN LATERAL (SELECT g.bloqueado, g.perfil FROM gestor.actores g WHERE g.id = a.actor LIMIT 1) g ON true""";
 
   private final SqlClient sql;
   private final Combiner<String, String, Estado> consultas;
@@ -114,7 +123,7 @@ public final class ListaRevocacion {
   }
 
   private Future<Map<String, Estado>> estados(List<String> actores) {
-    return sql.preparedQuery(ESTADOS).execute(Tuple.of(actores.toArray(String[]::new)))
+    return sql.preparedQuery(ESTADOS).execute(Tuple.of(new JsonArray(actores)))
       .map(rows -> Combiner.byKey(rows, row -> row.getString("actor"), ListaRevocacion::estadoDe));
   }
 
