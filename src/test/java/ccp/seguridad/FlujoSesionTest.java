@@ -188,9 +188,9 @@ class FlujoSesionTest {
     String viejoSecreto = "test-secret-test-secret-test-secret-0123456789";
     for (String url : List.of(app.gestorUrl() + "/v1/sesiones", app.gatewayUrl() + "/v1/sesiones")) {
       String atacante = TestTokens.attacker(app.app().vertx()).valid(vendedor, "VENDEDOR");
-      assertUnauthorized(comoUnCliente(() -> Http.post(url, atacante, body)), "signature");
+      assertUnauthorized(Http.asAClient(() -> Http.post(url, atacante, body), Duration.ofSeconds(5)), "signature");
       String secretoViejo = TestTokens.sharedSecret(app.app().vertx(), viejoSecreto).valid(vendedor, "VENDEDOR");
-      assertUnauthorized(comoUnCliente(() -> Http.post(url, secretoViejo, body)), "not signed by a key of the issuer");
+      assertUnauthorized(Http.asAClient(() -> Http.post(url, secretoViejo, body), Duration.ofSeconds(5)), "not signed by a key of the issuer");
       assertUnauthorized(Http.post(url, TestTokens.unsigned(vendedor, "VENDEDOR"), body), "not valid");
       assertUnauthorized(Http.post(url, tokens.living(vendedor, "VENDEDOR", 61), body), "longer than the 3600 s allowed");
       assertUnauthorized(Http.post(url, tokens.forAudience(vendedor, "otra-app"), body), "audience");
@@ -306,21 +306,6 @@ class FlujoSesionTest {
     assertThat(response.status()).as(response.body()).isEqualTo(status);
     assertThat(response.json().getString("error")).isNotBlank();
     if (field != null) assertThat(response.json().getString("field")).isEqualTo(field);
-  }
-
-  /**
-   * As a client does: a 503 with Retry-After (a key id the issuer's JWK Set, read again a moment ago, lacks: it may be
-   * a key just published) is asked again after it, once.
-   */
-  private static Http.Response comoUnCliente(java.util.function.Supplier<Http.Response> request) {
-    Http.Response response = request.get();
-    if (response.status() != 503 || response.header("Retry-After") == null) return response;
-    try {
-      Thread.sleep(Long.parseLong(response.header("Retry-After")) * 1_000 + 200);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    return request.get();
   }
 
   private static void assertUnauthorized(Http.Response response, String problem) {

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /** A plain blocking HTTP client for the test thread: what the App would send, byte for byte. */
 public final class Http {
@@ -54,6 +55,25 @@ public final class Http {
 
   public static Response get(String url, String token) {
     return send(request(url, token).GET());
+  }
+
+  /**
+   * As the App does: a 503 with Retry-After (a door refusing while the work behind it runs late, say) is asked again
+   * after the delay it names, for up to {@code within}; any other answer, or the last 503, is returned.
+   */
+  public static Response asAClient(Supplier<Response> request, Duration within) {
+    long deadline = System.nanoTime() + within.toNanos();
+    Response response = request.get();
+    while (response.status() == 503 && response.header("Retry-After") != null && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(Long.parseLong(response.header("Retry-After")) * 1_000 + 200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return response;
+      }
+      response = request.get();
+    }
+    return response;
   }
 
   private static HttpRequest.Builder request(String url, String token) {
