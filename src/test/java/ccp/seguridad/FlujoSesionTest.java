@@ -253,12 +253,7 @@ class FlujoSesionTest {
     assertThat(Http.get(app.managementUrl() + "/health/live", null).status()).isEqualTo(200);
     // A check that misses its answer bound (1.5 s) on a loaded machine is down for that probe, as a kubelet's probe would
     // see it: readiness is asked again, as a kubelet does, and a failure says which check was down.
-    Http.Response[] probe = new Http.Response[1];
-    await("ready").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-      probe[0] = Http.get(app.managementUrl() + "/health/ready", null);
-      assertThat(probe[0].status()).as(probe[0].body()).isEqualTo(200);
-    });
-    Http.Response ready = probe[0];
+    Http.Response ready = Http.ready(app.managementUrl(), Duration.ofSeconds(20));
     assertThat(ready.json().getJsonArray("checks")).extracting(c -> ((JsonObject) c).getString("id"))
       .contains("postgresql", "cola.verificador", "cola.notificador");
     // A session is the Gestor's insert and the Verificador's lookup: a statement of each role's own client.

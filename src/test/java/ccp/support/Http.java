@@ -1,6 +1,8 @@
 package ccp.support;
 
 import io.vertx.core.json.JsonObject;
+import org.assertj.core.api.Assertions;
+import org.awaitility.Awaitility;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -74,6 +76,20 @@ public final class Http {
       response = request.get();
     }
     return response;
+  }
+
+  /**
+   * The process's {@code /health/ready} answered 200 within {@code within}, asked again every half second as a
+   * kubelet does: on a loaded machine one check may miss its answer bound for one probe (a 503, or a 500 when the check's
+   * own timer fired first). The failure names the last answer's checks.
+   */
+  public static Response ready(String managementUrl, Duration within) {
+    Response[] probe = new Response[1];
+    Awaitility.await("ready").atMost(within).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+      probe[0] = get(managementUrl + "/health/ready", null);
+      Assertions.assertThat(probe[0].status()).as(probe[0].body()).isEqualTo(200);
+    });
+    return probe[0];
   }
 
   private static HttpRequest.Builder request(String url, String token) {
