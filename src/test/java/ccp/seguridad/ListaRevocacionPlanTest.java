@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The lookup that every App request makes is planned once per connection, not once per request: its plan does not
- * depend on how many actors a batch asks for, and planning it cost PostgreSQL three times its execution.
+ * depend on how many actors a batch asks for, and planning it cost PostgreSQL nearly three times its execution.
  */
 @DisplayName("The Lista de revocación's lookup: one plan per connection, reused by every request")
 class ListaRevocacionPlanTest {
@@ -41,7 +41,7 @@ class ListaRevocacionPlanTest {
   }
 
   @Test
-  @DisplayName("twenty lookups on one connection: PostgreSQL reuses one generic plan instead of planning each of them")
+  @DisplayName("forty-one lookups on one connection: PostgreSQL reuses one generic plan instead of planning each of them")
   void theLookupReusesItsPlan() {
     Settings settings = SharedInfra.settings();
     String vigente = Db.newActor(settings, "VENDEDOR");
