@@ -21,9 +21,6 @@ import static io.gatling.javaapi.core.CoreDsl.global;
  */
 public class CapacidadSimulation extends Simulation {
 
-  /** Requests in flight, as the drivers' connections ({@code carga-* --connections} default). */
-  private static final int EN_VUELO = 64;
-
   private final String camino = System.getProperty("camino", "sesiones");
   private final boolean suelo = switch (System.getProperty("contra", "suelo")) {
     case "suelo" -> true;
@@ -36,14 +33,14 @@ public class CapacidadSimulation extends Simulation {
   {
     LoadParameters p = scenarios.parameters;
     System.out.println("Capacity of the " + camino + " path of " + (suelo ? "the floor" : "the system") + " at " + p.baseUrls()
-      + ": " + EN_VUELO + " requests in flight for " + Scenarios.CALENTAMIENTO_SEGUNDOS + " s (not counted: the warm-up), then "
+      + ": " + Scenarios.EN_VUELO + " requests in flight for " + Scenarios.CALENTAMIENTO_SEGUNDOS + " s (not counted: the warm-up), then "
       + p.durationSeconds() + " s");
     ScenarioBuilder scenario = switch (camino) {
       case "sesiones" -> scenarios.sesiones();
       case "pedidos" -> scenarios.pedidos();
       default -> throw new IllegalArgumentException("-Dcamino='" + camino + "': sesiones or pedidos");
     };
-    setUp(scenario.injectClosed(constantConcurrentUsers(EN_VUELO).during(Scenarios.CALENTAMIENTO_SEGUNDOS + p.durationSeconds())))
+    setUp(scenario.injectClosed(constantConcurrentUsers(Scenarios.EN_VUELO).during(Scenarios.CALENTAMIENTO_SEGUNDOS + p.durationSeconds())))
       .protocols(scenarios.protocol())
       .assertions(global().failedRequests().count().is(0L));
   }

@@ -21,6 +21,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -32,11 +34,14 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 import static io.gatling.javaapi.core.CoreDsl.StringBody;
+import static io.gatling.javaapi.core.CoreDsl.constantConcurrentUsers;
 import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
 import static io.gatling.javaapi.core.CoreDsl.exec;
+import static io.gatling.javaapi.core.CoreDsl.holdFor;
 import static io.gatling.javaapi.core.CoreDsl.nothingFor;
 import static io.gatling.javaapi.core.CoreDsl.pause;
 import static io.gatling.javaapi.core.CoreDsl.rampUsersPerSec;
+import static io.gatling.javaapi.core.CoreDsl.reachRps;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static io.gatling.javaapi.http.HttpDsl.header;
 import static io.gatling.javaapi.http.HttpDsl.http;
@@ -51,9 +56,10 @@ final class Scenarios {
   static final String ABRIR_SESION = "abrir sesion";
   static final String CREAR_PEDIDO = "crear pedido";
   /**
-   * The throughput targets, as ratios to the floor's rate ({@code -Dfloor}, what {@code carga-sesiones --floor} or
-   * {@code carga-pedidos --floor} measured on the same machine in the same session): a simulation given the floor offers
-   * that share of it and must keep up with it. Without {@code -Dfloor} it offers {@code -Drate}, else the view's load.
+   * The throughput targets, as ratios to the floor's rate ({@code -Dfloor}, what {@link CapacidadSimulation} measured
+   * on the same machine just before): {@link SesionesSimulation} and {@link PedidosSimulation} measure the system as
+   * the floor was measured and must reach that share of it. The open-model simulations offer it. Without
+   * {@code -Dfloor}: {@code -Drate}, else the view's load.
    */
   static final double RAZON_SESIONES = 0.6;
   static final double RAZON_PEDIDOS = 0.5;
@@ -61,8 +67,17 @@ final class Scenarios {
   static final double PEDIDOS_POR_SEGUNDO = 1_000;
   /** Kept up with: the requests answered per second over the run, at least this share of those offered. */
   static final double AL_DIA = 0.95;
+  /**
+   * What {@link #alRitmo} offers beyond the target: a throttled driver never answers more than it offers, so a
+   * system that reaches the target must be offered a little more than it.
+   */
+  static final double HOLGURA = 1.05;
   /** The answer-time bound of the App's requests. */
   static final int P99_MILLIS = 200;
+  /** ASR-1's p99 under the sessions' load: a tenth of its 2 s budget. */
+  static final int ASR1_P99_MILLIS = 200;
+  /** Requests in flight when a path is measured as its floor is: the drivers' connections ({@code carga-* --connections}). */
+  static final int EN_VUELO = 64;
 
   /**
    * The warm-up before the measured load: the rate climbs from a tenth of it to all of it in its first third and holds
@@ -127,6 +142,14 @@ final class Scenarios {
 
   /** The warm-up's or the measured load's sessions ({@code apodo}: "" or {@link #CALENTAMIENTO}). */
   private ScenarioBuilder sesiones(String apodo) {
+    return sesiones("sesiones" + apodo, session -> apodo);
+  }
+
+  /**
+   * Sessions named {@code escenario}, each request named by its phase ({@code fase}: "" for the measured load, else
+   * {@link #CALENTAMIENTO}); only the measured load's are counted.
+   */
+  private ScenarioBuilder sesiones(String escenario, Function<Session, String> fase) {
     Iterator<Map<String, Object>> feeder = Stream.generate(() -> {
       ThreadLocalRandom random = ThreadLocalRandom.current();
       int i = random.nextInt(bearers.length);
@@ -134,10 +157,12 @@ final class Scenarios {
       String huella = desconocido ? "desconocido-" + Long.toHexString(random.nextLong()) : casa(i);
       return Map.<String, Object>of("bearer", bearers[i], "cuerpo", "{\"huella\":\"" + huella + "\"}", "desconocido", desconocido);
     }).iterator();
-    return scenario("sesiones" + apodo).feed(feeder)
+    return scenario(escenario).feed(feeder)
+      .exec(session -> session.set("fase", fase.apply(session)))
       .exec(conReintentos(nombre -> http(nombre).post("/v1/sesiones").header("Authorization", "#{bearer}").body(StringBody("#{cuerpo}")),
-        ABRIR_SESION + apodo))
+        ABRIR_SESION + "#{fase}"))
       .exec(session -> {
+        if (!session.getString("fase").isEmpty()) return session;
         if (created(session) && session.getBoolean("desconocido")) desconocidas.increment();
         contar(session);
         return session;
@@ -151,25 +176,35 @@ final class Scenarios {
    * unauthorized and the Reacción revokes that actor only, so no later request of the run is refused for it.
    */
   ScenarioBuilder pedidos() {
-    return pedidos(nuevosPedidos(parameters.durationSeconds()), "");
+    return pedidos(nuevosPedidos(parameters.rate(), parameters.durationSeconds()), "");
   }
 
   /** The warm-up's or the measured load's orders ({@code apodo}: "" or {@link #CALENTAMIENTO}), from {@code pedido}. */
   private ScenarioBuilder pedidos(Supplier<Map<String, Object>> pedido, String apodo) {
-    return scenario("pedidos" + apodo).feed(Stream.generate(pedido).iterator())
+    return pedidos(pedido, "pedidos" + apodo, session -> apodo);
+  }
+
+  /** Orders from {@code pedido}, named as {@link #sesiones(String, Function)} names sessions. */
+  private ScenarioBuilder pedidos(Supplier<Map<String, Object>> pedido, String escenario, Function<Session, String> fase) {
+    return scenario(escenario).feed(Stream.generate(pedido).iterator())
+      .exec(session -> session.set("fase", fase.apply(session)))
       .exec(conReintentos(nombre -> http(nombre).post("/v1/pedidos").header("Authorization", "#{bearer}").body(StringBody("#{cuerpo}")),
-        CREAR_PEDIDO + apodo))
+        CREAR_PEDIDO + "#{fase}"))
       .exec(session -> {
+        if (!session.getString("fase").isEmpty()) return session;
         if (created(session) && session.getBoolean("impropio")) impropias.increment();
         contar(session);
         return session;
       });
   }
 
-  /** The orders of a run of {@code seconds} at the run's rate, its read-only actors registered first. */
-  private Supplier<Map<String, Object>> nuevosPedidos(int seconds) {
+  /**
+   * The orders of a run of {@code seconds} at up to {@code rate}, its read-only actors registered first (past them, an
+   * order that would have been improper is a vendedor's).
+   */
+  private Supplier<Map<String, Object>> nuevosPedidos(double rate, int seconds) {
     String consultas = "consulta-gatling-" + run + "-";
-    int reserva = ActoresCarga.reserva(parameters.rate(), seconds, parameters.improper());
+    int reserva = ActoresCarga.reserva(rate, seconds, parameters.improper());
     try {
       ActoresCarga.registrar(Settings.from(new JsonObject(Files.readString(Path.of(System.getProperty("conf", "../conf/ccp.json")))),
         System.getenv()), consultas, reserva);
@@ -198,8 +233,40 @@ final class Scenarios {
 
   /** Orders at {@code rate}: the warm-up, then {@code seconds} measured; one set of read-only actors for both. */
   List<PopulationBuilder> pedidosAbiertos(double rate, int seconds) {
-    Supplier<Map<String, Object>> pedido = nuevosPedidos(CALENTAMIENTO_SEGUNDOS + seconds);
+    Supplier<Map<String, Object>> pedido = nuevosPedidos(rate, CALENTAMIENTO_SEGUNDOS + seconds);
     return abierto(apodo -> pedidos(pedido, apodo), rate, seconds);
+  }
+
+  /** Sessions at the target rate through {@link #EN_VUELO} connections ({@link #alRitmo}). */
+  PopulationBuilder sesionesAlRitmo(int seconds) {
+    return alRitmo(sesiones("sesiones", this::fase), seconds);
+  }
+
+  /**
+   * Orders at the target rate through {@link #EN_VUELO} connections ({@link #alRitmo}); read-only actors for the whole
+   * run at the rate offered.
+   */
+  PopulationBuilder pedidosAlRitmo(int seconds) {
+    return alRitmo(pedidos(nuevosPedidos(HOLGURA * parameters.rate(), CALENTAMIENTO_SEGUNDOS + seconds), "pedidos", this::fase), seconds);
+  }
+
+  /**
+   * The target rate offered as the floor's was measured and as the {@code carga-*} drivers offer theirs: through
+   * {@link #EN_VUELO} requests in flight, each answered one followed by the next, at most the target's rate and
+   * {@link #HOLGURA} (Gatling's throttle). A system that keeps up answers the target's rate; one that does not answers what it can, the excess
+   * waiting in the driver, not piling up as new connections and retries. The warm-up climbs to the rate in its first
+   * third; the measured load holds it for {@code seconds}.
+   */
+  private PopulationBuilder alRitmo(ScenarioBuilder escenario, int seconds) {
+    int total = CALENTAMIENTO_SEGUNDOS + seconds;
+    int subida = CALENTAMIENTO_SEGUNDOS / 3;
+    return escenario.injectClosed(constantConcurrentUsers(EN_VUELO).during(total))
+      .throttle(reachRps((int) Math.round(HOLGURA * parameters.rate())).in(subida), holdFor(total - subida));
+  }
+
+  /** The phase a request starting now belongs to. */
+  private String fase(Session session) {
+    return System.nanoTime() < contarDesde ? CALENTAMIENTO : "";
   }
 
   /**
@@ -260,7 +327,10 @@ final class Scenarios {
     ultimo.accumulateAndGet(now, Math::max);
   }
 
-  /** Only the 201s from {@code seconds} from now count in {@link #createdPerSecond()}. */
+  /**
+   * Only the 201s from {@code seconds} from now count in {@link #createdPerSecond()}, and only the requests started
+   * from then are the measured load's (before, the warm-up's).
+   */
   void contarDentroDe(int seconds) {
     contarDesde = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
   }
@@ -277,11 +347,31 @@ final class Scenarios {
   }
 
   AsrReport.Asr asr1() {
-    return new AsrReport.Asr("ASR-1", "asr1_seconds", 2_000, desconocidas::sum);
+    return new AsrReport.Asr("ASR-1", "asr1_seconds", 2_000, ASR1_P99_MILLIS, desconocidas::sum);
+  }
+
+  /**
+   * An order's chain, its committed write to {@code pedido.listo} ({@code chain_completion}): p99 within 1 s; one per
+   * order accepted in the measured load.
+   */
+  AsrReport.Asr cadena() {
+    return new AsrReport.Asr("chain", "chain_completion_seconds", 30_000, 1_000, creados::sum);
+  }
+
+  /**
+   * Whether the measured requests reached the target rate ({@code -Dfloor} times the path's ratio, or {@code -Drate});
+   * prints both and their ratio, and names the miss.
+   */
+  Optional<String> alcanzado(String what) {
+    double rate = createdPerSecond();
+    System.out.printf(Locale.ROOT, "ours: %.0f %s/s measured, target %.0f/s (%.2fx of it)%n", rate, what, parameters.rate(),
+      rate / parameters.rate());
+    return rate >= parameters.rate() ? Optional.empty()
+      : Optional.of(String.format(Locale.ROOT, "%.0f %s/s, under the target of %.0f/s", rate, what, parameters.rate()));
   }
 
   AsrReport.Asr asr2() {
-    return new AsrReport.Asr("ASR-2", "asr2_seconds", 5_000, impropias::sum);
+    return new AsrReport.Asr("ASR-2", "asr2_seconds", 5_000, 5_000, impropias::sum);
   }
 
   /**
