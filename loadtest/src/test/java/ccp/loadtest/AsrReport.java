@@ -37,7 +37,7 @@ final class AsrReport {
   /**
    * Fails the run, naming each target missed: Gatling's own assertions see only HTTP. Not by throwing, which would
    * end the run before Gatling writes its report and checks its own assertions: the simulation's JVM ends with status
-   * 1 once they are done, and the Maven build fails on it.
+   * 2 (Gatling's own for failed assertions) once they are done, and the Maven build fails on it.
    */
   static void require(List<String> missed) {
     if (missed.isEmpty()) return;
@@ -46,7 +46,7 @@ final class AsrReport {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       System.out.println(message);
       System.out.flush();
-      Runtime.getRuntime().halt(1);
+      Runtime.getRuntime().halt(2);
     }, "targets-missed"));
   }
 
@@ -77,13 +77,14 @@ final class AsrReport {
   }
 
   /**
-   * Reads the timers again {@code seconds} from now, when the warm-up ends: the measured load's records are those
-   * after it.
+   * Reads the timers again {@code seconds} from now, when the warm-up ends, and then runs {@code measured}, which
+   * starts the measured load: its records all come after that reading, whatever the reading took.
    */
-  void desde(int seconds) {
+  void desde(int seconds, Runnable measured) {
     Thread reader = new Thread(() -> {
       sleep(TimeUnit.SECONDS.toMillis(seconds));
       before = scrape();
+      measured.run();
     }, "asr-report");
     reader.setDaemon(true);
     reader.start();

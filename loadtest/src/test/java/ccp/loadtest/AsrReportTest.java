@@ -11,6 +11,8 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -99,8 +101,9 @@ class AsrReportTest {
     AsrReport report = report(100);
     report.before();
     metrics.set(recorded(0, 50, 0.45));
-    report.desde(0);
-    Thread.sleep(500);
+    CountDownLatch measured = new CountDownLatch(1);
+    report.desde(0, measured::countDown);
+    assertThat(measured.await(10, TimeUnit.SECONDS)).isTrue();
     metrics.set(recorded(100, 50, 0.45));
 
     assertThat(report.after()).isEmpty();

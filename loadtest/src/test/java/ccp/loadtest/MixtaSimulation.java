@@ -36,7 +36,7 @@ public class MixtaSimulation extends Simulation {
   public void before() {
     scenarios.registrarDispositivos();
     asr.before();
-    asr.desde(Scenarios.CALENTAMIENTO_SEGUNDOS);
+    asr.desde(Scenarios.CALENTAMIENTO_SEGUNDOS, () -> {});
   }
 
   @Override

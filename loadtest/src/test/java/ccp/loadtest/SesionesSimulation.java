@@ -39,9 +39,9 @@ public class SesionesSimulation extends Simulation {
   public void before() {
     scenarios.registrarDispositivos();
     asr.before();
-    // The measured load's requests and its ASR records start at the same moment, when the warm-up ends.
-    scenarios.contarDentroDe(Scenarios.CALENTAMIENTO_SEGUNDOS);
-    asr.desde(Scenarios.CALENTAMIENTO_SEGUNDOS);
+    // The measured load starts once the timers are read at the warm-up's end: its records all come after that reading.
+    scenarios.calentarHastaMedir();
+    asr.desde(Scenarios.CALENTAMIENTO_SEGUNDOS, scenarios::medirDesdeAhora);
   }
 
   @Override
