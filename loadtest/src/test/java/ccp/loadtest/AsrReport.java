@@ -91,8 +91,8 @@ final class AsrReport {
   }
 
   /**
-   * Waits (up to 30 s, unless told otherwise) until every expected record arrived, then prints each ASR's p50/p99 against its budget and
-   * target; returns what missed: a p99 over its target, or records that never came.
+   * Waits (up to 30 s, unless told otherwise) until every expected record arrived, then prints each ASR's p50/p99
+   * against its budget and target; returns what missed: a p99 over its target, or records that never came.
    */
   List<String> after() {
     long deadline = System.currentTimeMillis() + waitMillis;

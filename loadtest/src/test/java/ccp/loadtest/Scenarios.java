@@ -145,14 +145,14 @@ final class Scenarios {
 
   /** The warm-up's or the measured load's sessions ({@code apodo}: "" or {@link #CALENTAMIENTO}). */
   private ScenarioBuilder sesiones(String apodo) {
-    return sesiones("sesiones" + apodo, session -> apodo);
+    return sesiones("sesiones" + apodo, () -> apodo);
   }
 
   /**
    * Sessions named {@code escenario}, each request named by its phase ({@code fase}: "" for the measured load, else
    * {@link #CALENTAMIENTO}); only the measured load's are counted.
    */
-  private ScenarioBuilder sesiones(String escenario, Function<Session, String> fase) {
+  private ScenarioBuilder sesiones(String escenario, Supplier<String> fase) {
     Iterator<Map<String, Object>> feeder = Stream.generate(() -> {
       ThreadLocalRandom random = ThreadLocalRandom.current();
       int i = random.nextInt(bearers.length);
@@ -161,7 +161,7 @@ final class Scenarios {
       return Map.<String, Object>of("bearer", bearers[i], "cuerpo", "{\"huella\":\"" + huella + "\"}", "desconocido", desconocido);
     }).iterator();
     return scenario(escenario).feed(feeder)
-      .exec(session -> session.set("fase", fase.apply(session)))
+      .exec(session -> session.set("fase", fase.get()))
       .exec(conReintentos(nombre -> http(nombre).post("/v1/sesiones").header("Authorization", "#{bearer}").body(StringBody("#{cuerpo}")),
         ABRIR_SESION + "#{fase}"))
       .exec(session -> {
@@ -184,19 +184,18 @@ final class Scenarios {
 
   /** The warm-up's or the measured load's orders ({@code apodo}: "" or {@link #CALENTAMIENTO}), from {@code pedido}. */
   private ScenarioBuilder pedidos(Supplier<Map<String, Object>> pedido, String apodo) {
-    return pedidos(pedido, "pedidos" + apodo, session -> apodo);
+    return pedidos(pedido, "pedidos" + apodo, () -> apodo);
   }
 
-  /** Orders from {@code pedido}, named as {@link #sesiones(String, Function)} names sessions. */
-  private ScenarioBuilder pedidos(Supplier<Map<String, Object>> pedido, String escenario, Function<Session, String> fase) {
+  /** Orders from {@code pedido}, named as {@link #sesiones(String, Supplier)} names sessions. */
+  private ScenarioBuilder pedidos(Supplier<Map<String, Object>> pedido, String escenario, Supplier<String> fase) {
     return scenario(escenario).feed(Stream.generate(pedido).iterator())
-      .exec(session -> session.set("fase", fase.apply(session)))
+      .exec(session -> session.set("fase", fase.get()))
       .exec(conReintentos(nombre -> http(nombre).post("/v1/pedidos").header("Authorization", "#{bearer}").body(StringBody("#{cuerpo}")),
         CREAR_PEDIDO + "#{fase}"))
       .exec(session -> {
         if (!session.getString("fase").isEmpty()) return session;
-        if (created(session) && session.getBoolean("impropio")) impropias.increment();
-        if (created(session) && !session.getBoolean("impropio")) encadenados.increment();
+        if (created(session)) (session.getBoolean("impropio") ? impropias : encadenados).increment();
         contar(session);
         return session;
       });
@@ -257,9 +256,9 @@ final class Scenarios {
   /**
    * The target rate offered as the floor's was measured and as the {@code carga-*} drivers offer theirs: through
    * {@link #EN_VUELO} requests in flight, each answered one followed by the next, at most the target's rate and
-   * {@link #HOLGURA} (Gatling's throttle). A system that keeps up answers the target's rate; one that does not answers what it can, the excess
-   * waiting in the driver, not piling up as new connections and retries. The warm-up climbs to the rate in its first
-   * third; the measured load holds it for {@code seconds}.
+   * {@link #HOLGURA} (Gatling's throttle). A system that keeps up answers the target's rate; one that does not answers
+   * what it can, the excess waiting in the driver, not piling up as new connections and retries. The warm-up climbs to
+   * the rate in its first third; the measured load holds it for {@code seconds}.
    */
   private PopulationBuilder alRitmo(ScenarioBuilder escenario, int seconds) {
     int total = CALENTAMIENTO_SEGUNDOS + seconds;
@@ -269,7 +268,7 @@ final class Scenarios {
   }
 
   /** The phase a request starting now belongs to. */
-  private String fase(Session session) {
+  private String fase() {
     return System.nanoTime() < contarDesde ? CALENTAMIENTO : "";
   }
 
